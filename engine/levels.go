@@ -1,0 +1,81 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+)
+
+// ErrUnknownLevel is returned by LevelByName for a name that is not a level.
+var ErrUnknownLevel = errors.New("engine: unknown level (want beginner, novice, intermediate, advanced, expert or master)")
+
+// Level is a named playing strength: a time budget per move, a depth cap and the
+// amount of deliberate imprecision.
+type Level struct {
+	Name   string
+	Budget time.Duration // thinking time per move (also the cap on Limits.Time)
+	Depth  int           // nominal depth cap (0: none)
+	// Noise is the largest random score (centi-stones) added to each root move,
+	// so weaker levels pick among nearly equal moves and sometimes worse ones.
+	Noise Score
+	// Blunder is the chance, in per mille, that the level overlooks a threat that is
+	// not immediately decisive (an open three) and plays its own idea instead.
+	Blunder int
+	// NoVCT disables the root threat-sequence (VCT) solver; NoVCF also the VCF one.
+	NoVCT, NoVCF bool
+}
+
+// levels is the level table, weakest first. Budgets are the per-move thinking time.
+var levels = [...]Level{
+	{Name: "beginner", Budget: 50 * time.Millisecond, Depth: 2, Noise: 300, Blunder: 300, NoVCT: true, NoVCF: true},
+	{Name: "novice", Budget: 100 * time.Millisecond, Depth: 3, Noise: 150, Blunder: 100, NoVCT: true},
+	{Name: "intermediate", Budget: 200 * time.Millisecond, Depth: 5, Noise: 60, Blunder: 20, NoVCT: true},
+	{Name: "advanced", Budget: 500 * time.Millisecond, Depth: 8, Noise: 20},
+	{Name: "expert", Budget: 1 * time.Second, Depth: 0, Noise: 5},
+	{Name: "master", Budget: 3 * time.Second, Depth: 0},
+}
+
+// Levels returns the levels ordered from weakest to strongest.
+func Levels() []Level {
+	return append([]Level(nil), levels[:]...)
+}
+
+// LevelByName returns the level with the given name.
+func LevelByName(name string) (Level, error) {
+	for _, l := range levels {
+		if l.Name == name {
+			return l, nil
+		}
+	}
+	return Level{}, ErrUnknownLevel
+}
+
+// NewPlayer returns a Player that plays at level l with its own engine. Its Name is
+// "engine-" followed by the level name. The player serialises its searches.
+func NewPlayer(l Level, opts Options) Player {
+	return &levelPlayer{level: l, eng: New(opts)}
+}
+
+type levelPlayer struct {
+	mu    sync.Mutex
+	level Level
+	eng   *Engine
+}
+
+func (p *levelPlayer) Name() string { return "engine-" + p.level.Name }
+
+// Play searches b at the player's level: Limits.Time is capped by the level budget
+// and Limits.Depth by the level's depth cap.
+func (p *levelPlayer) Play(ctx context.Context, b *Board, limits Limits, progress func(Info)) (Result, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	l := p.level
+	if l.Budget > 0 && (limits.Time == 0 || limits.Time > l.Budget) {
+		limits.Time = l.Budget
+	}
+	if l.Depth > 0 && (limits.Depth == 0 || limits.Depth > l.Depth) {
+		limits.Depth = l.Depth
+	}
+	return p.eng.Search(ctx, b, limits, progress), nil
+}
