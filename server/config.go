@@ -1,0 +1,118 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+)
+
+// Config is everything gomokud needs to run. The zero value is not valid; start from
+// DefaultConfig and override fields (cmd/gomokud fills it from flags and the environment).
+type Config struct {
+	// Addr is the listen address, e.g. ":8080" (flag -addr, env GOMOKU_ADDR).
+	Addr string
+	// RedisURL selects the store (env REDIS_URL). Empty: an in-process miniredis that does
+	// not survive a restart (a loud warning is logged).
+	RedisURL string
+	// AllowedOrigins is the WebSocket Origin allow-list. Empty: same host as the request only
+	// (plus requests without an Origin header, which browsers always send). "*" allows all.
+	AllowedOrigins []string
+	// AIWorkers caps concurrent AI searches (0: number of CPUs).
+	AIWorkers int
+	// Engines maps a configured external engine name to its command line (Gomocup protocol).
+	Engines map[string]string
+	// Retention is how long finished games are kept.
+	Retention time.Duration
+	// AbandonGrace is how long a disconnected player keeps the seat before the opponent may
+	// claim the win (room default when zero).
+	AbandonGrace time.Duration
+	// ShutdownTimeout bounds graceful shutdown.
+	ShutdownTimeout time.Duration
+	// MaxConnsPerIP caps concurrent WebSocket connections from one client IP (0: unlimited).
+	MaxConnsPerIP int
+	// TrustProxy makes the client IP come from X-Forwarded-For / X-Real-IP (behind a load balancer).
+	TrustProxy bool
+	// RateLimit is the sustained number of WebSocket commands per second per connection;
+	// RateBurst the bucket size.
+	RateLimit float64
+	RateBurst int
+	// SendQueue is the bound of each connection's outgoing queue; a connection whose queue is
+	// full is dropped (a slow consumer) and recovers by rejoining with its last seq.
+	SendQueue int
+	// HelloTimeout is how long a new WebSocket may take to send its hello.
+	HelloTimeout time.Duration
+	// Logger receives structured logs (slog.Default() when nil).
+	Logger *slog.Logger
+}
+
+// DefaultConfig returns the defaults documented in cmd/gomokud -help.
+func DefaultConfig() Config {
+	return Config{
+		Addr:            ":8080",
+		Retention:       30 * 24 * time.Hour,
+		ShutdownTimeout: 10 * time.Second,
+		MaxConnsPerIP:   64,
+		RateLimit:       10,
+		RateBurst:       20,
+		SendQueue:       256,
+		HelloTimeout:    10 * time.Second,
+	}
+}
+
+// Validate reports the first invalid field.
+func (c *Config) Validate() error {
+	var errs []error
+	if c.RateLimit <= 0 || c.RateBurst <= 0 {
+		errs = append(errs, errors.New("rate limit and burst must be positive"))
+	}
+	if c.SendQueue < 8 {
+		errs = append(errs, errors.New("send queue must be at least 8"))
+	}
+	if c.ShutdownTimeout <= 0 {
+		errs = append(errs, errors.New("shutdown timeout must be positive"))
+	}
+	if c.Retention < time.Minute {
+		errs = append(errs, errors.New("retention must be at least a minute"))
+	}
+	if c.AIWorkers < 0 || c.MaxConnsPerIP < 0 || c.AbandonGrace < 0 {
+		errs = append(errs, errors.New("AI workers, per-IP cap and grace must not be negative"))
+	}
+	if c.HelloTimeout <= 0 {
+		errs = append(errs, errors.New("hello timeout must be positive"))
+	}
+	for name, cmd := range c.Engines {
+		if !validEngineName(name) || strings.TrimSpace(cmd) == "" {
+			errs = append(errs, fmt.Errorf("engine %q: want name=command with name [a-z0-9_-]{1,32}", name))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("server: config: %w", err)
+	}
+	return nil
+}
+
+// ParseEngine parses one "name=command" engine definition (one -engine flag value; the
+// command may contain spaces and commas).
+func ParseEngine(s string) (name, command string, err error) {
+	name, command, ok := strings.Cut(s, "=")
+	name = strings.TrimSpace(name)
+	command = strings.TrimSpace(command)
+	if !ok || !validEngineName(name) || command == "" {
+		return "", "", fmt.Errorf("server: engine %q: want name=command", s)
+	}
+	return name, command, nil
+}
+
+func validEngineName(s string) bool {
+	if len(s) == 0 || len(s) > 32 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}

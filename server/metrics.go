@@ -1,0 +1,100 @@
+package server
+
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+)
+
+// Metrics are the Prometheus metrics of one Server (its own registry, so several servers
+// can run in one process, as tests do).
+type Metrics struct {
+	Registry         *prometheus.Registry
+	Connections      prometheus.Gauge
+	ConnectionsTotal prometheus.Counter
+	Rooms            prometheus.Gauge
+	Moves            prometheus.Counter
+	MoveLatency      prometheus.Histogram
+	AISearchTime     prometheus.Histogram
+	AISearchNodes    prometheus.Histogram
+	RedisLatency     prometheus.Histogram
+	SlowConsumers    prometheus.Counter
+	Errors           *prometheus.CounterVec
+	Messages         *prometheus.CounterVec
+}
+
+func newMetrics() *Metrics {
+	r := prometheus.NewRegistry()
+	m := &Metrics{
+		Registry: r,
+		Connections: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "gomoku_ws_connections", Help: "Open WebSocket connections.",
+		}),
+		ConnectionsTotal: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "gomoku_ws_connections_total", Help: "WebSocket connections accepted.",
+		}),
+		Rooms: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "gomoku_rooms_live", Help: "Rooms live on this node.",
+		}),
+		Moves: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "gomoku_moves_total", Help: "Moves acknowledged to WebSocket clients.",
+		}),
+		MoveLatency: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "gomoku_move_latency_seconds",
+			Help:    "Time from reading a move frame to its ack (stored in Redis).",
+			Buckets: []float64{.0005, .001, .002, .005, .01, .02, .05, .1, .25, .5, 1, 2.5},
+		}),
+		AISearchTime: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "gomoku_ai_search_seconds",
+			Help:    "Wall time of AI searches.",
+			Buckets: []float64{.01, .05, .1, .25, .5, 1, 2, 5, 10, 30},
+		}),
+		AISearchNodes: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "gomoku_ai_search_nodes",
+			Help:    "Nodes searched per AI move.",
+			Buckets: prometheus.ExponentialBuckets(1000, 4, 10),
+		}),
+		RedisLatency: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "gomoku_redis_latency_seconds",
+			Help:    "Latency of Redis round trips (readiness probes and player lookups).",
+			Buckets: []float64{.0001, .0005, .001, .002, .005, .01, .05, .1, .5},
+		}),
+		SlowConsumers: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "gomoku_slow_consumers_dropped_total", Help: "WebSocket connections dropped because their send queue was full.",
+		}),
+		Errors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gomoku_errors_total", Help: "Errors returned to clients, by stable code.",
+		}, []string{"code"}),
+		Messages: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gomoku_ws_messages_total", Help: "WebSocket client messages, by type.",
+		}, []string{"type"}),
+	}
+	r.MustRegister(m.Connections, m.ConnectionsTotal, m.Rooms, m.Moves, m.MoveLatency,
+		m.AISearchTime, m.AISearchNodes, m.RedisLatency, m.SlowConsumers, m.Errors, m.Messages,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// ObserveAISearch records one finished AI search (wired into the room layer's hook).
+func (m *Metrics) ObserveAISearch(d time.Duration, nodes uint64) {
+	m.AISearchTime.Observe(d.Seconds())
+	m.AISearchNodes.Observe(float64(nodes))
+}
+
+// countError records an error sent to a client.
+func (m *Metrics) countError(code string) {
+	if _, ok := knownCodes[code]; !ok {
+		code = "other" // bound the label cardinality
+	}
+	m.Errors.WithLabelValues(code).Inc()
+}
+
+var knownCodes = map[string]struct{}{
+	CodeBadRequest: {}, CodeBadJSON: {}, CodeUnknownType: {}, CodeTooLarge: {}, CodeRateLimited: {},
+	CodeUnauthorized: {}, CodeNotAPlayer: {}, CodeNotYourTurn: {}, CodeOffBoard: {}, CodeOccupied: {},
+	CodeForbidden: {}, CodeStalePly: {}, CodeGameOver: {}, CodeGameNotStarted: {}, CodeSeatTaken: {},
+	CodeNoSuchRoom: {}, CodeNotAllowed: {}, CodeNoPendingOffer: {}, CodeAIBusy: {}, CodeUnavailable: {},
+	CodeConflict: {}, CodeInternal: {}, CodeNotFound: {}, CodeBadOrigin: {}, CodeTooManyConns: {},
+	CodeHelloFirst: {}, CodeNoSuchEngine: {}, CodeShuttingDown: {}, CodeTimeout: {}, CodeMethodNotAllowd: {},
+}
