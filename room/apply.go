@@ -1,0 +1,475 @@
+package room
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gomoku-arena/gomoku/engine"
+)
+
+// NewRoom normalizes settings and returns the created event of a new room (seq 1) and
+// the state it gives.
+func NewRoom(id string, settings Settings, now time.Time) (State, Event, error) {
+	settings, err := settings.Normalize()
+	if err != nil {
+		return State{}, Event{}, err
+	}
+	if id == "" {
+		return State{}, Event{}, fmt.Errorf("%w: empty room id", ErrBadRequest)
+	}
+	ev := Event{Seq: 1, Kind: EvCreated, At: now.UnixMilli(), Game: 1, Settings: &settings, Room: id}
+	st, err := fold(State{}, ev)
+	return st, ev, err
+}
+
+// Apply checks cmd against state at time now and returns the new state and the events
+// that record the change, numbered from state.Seq()+1. On error nothing changes: the
+// state is returned as it was, with no events. No events and no error means the command
+// was accepted as a no-op (for example sitting again at one's own seat). A resent move
+// that is already applied returns a *DuplicateError (errors.Is ErrDuplicate) holding
+// the seq to acknowledge again. Apply is pure: no I/O, no goroutines, no clock reads.
+func Apply(state State, cmd Command, now time.Time) (State, []Event, error) {
+	if state.id == "" {
+		return state, nil, ErrNoSuchRoom
+	}
+	a := applier{s: state, cmd: cmd, now: now, at: now.UnixMilli()}
+	if err := a.run(); err != nil {
+		return state, nil, err
+	}
+	return a.s, a.events, nil
+}
+
+// Replay rebuilds a room's state from its event log, which must start at seq 1 and be
+// contiguous.
+func Replay(events []Event) (State, error) {
+	var s State
+	for _, e := range events {
+		var err error
+		if s, err = fold(s, e); err != nil {
+			return State{}, err
+		}
+	}
+	if s.id == "" {
+		return State{}, fmt.Errorf("room: replay: %w", errors.New("no created event"))
+	}
+	return s, nil
+}
+
+// ReplayFrom applies further events (seq state.Seq()+1, …) to state.
+func ReplayFrom(state State, events []Event) (State, error) {
+	for _, e := range events {
+		var err error
+		if state, err = fold(state, e); err != nil {
+			return state, err
+		}
+	}
+	return state, nil
+}
+
+type applier struct {
+	s      State
+	cmd    Command
+	now    time.Time
+	at     int64
+	events []Event
+}
+
+// emit folds a new event into the state and records it.
+func (a *applier) emit(e Event) error {
+	e.Seq = a.s.seq + 1
+	e.At = a.at
+	if e.Game == 0 {
+		e.Game = a.s.game
+	}
+	s, err := fold(a.s, e)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrInternal, err)
+	}
+	a.s = s
+	a.events = append(a.events, e)
+	return nil
+}
+
+func (a *applier) me() engine.Color { return a.s.ColorOf(a.cmd.By.ID) }
+
+// player returns the caller's colour or ErrNotAPlayer.
+func (a *applier) player() (engine.Color, error) {
+	c := a.me()
+	if c == engine.Empty {
+		return c, ErrNotAPlayer
+	}
+	return c, nil
+}
+
+func (a *applier) playing() error {
+	switch a.s.phase {
+	case PhaseWaiting:
+		return ErrGameNotStarted
+	case PhaseOver:
+		return ErrGameOver
+	}
+	return nil
+}
+
+// clocksNow returns the clocks with the side to move charged until now.
+func (a *applier) clocksNow() *Clocks {
+	if a.s.settings.Time.BaseMS == 0 {
+		return nil
+	}
+	c, _ := a.s.Clock(a.now)
+	return &c
+}
+
+func (a *applier) gameOver(result, reason string, line []string) error {
+	return a.emit(Event{Kind: EvGameOver, Result: result, Reason: reason, Line: line, Clock: a.clocksNow()})
+}
+
+func (a *applier) run() error {
+	c := a.cmd
+	switch c.Kind {
+	case CmdSit:
+		return a.sit()
+	case CmdStart:
+		return a.start()
+	case CmdLeave:
+		return a.leave()
+	case CmdMove, CmdAIMove:
+		return a.move()
+	case CmdResign:
+		me, err := a.player()
+		if err != nil {
+			return err
+		}
+		if err := a.playing(); err != nil {
+			return err
+		}
+		return a.gameOver(me.Opponent().String(), ReasonResign, nil)
+	case CmdForfeit:
+		col := parseColor(c.Color)
+		if col == engine.Empty || !a.s.seats[ci(col)].spec.IsMachine() {
+			return ErrBadRequest
+		}
+		if err := a.playing(); err != nil {
+			return err
+		}
+		return a.gameOver(col.Opponent().String(), ReasonForfeit, nil)
+	case CmdDrawOffer, CmdDrawAccept, CmdDrawDecline:
+		return a.draw()
+	case CmdTakebackRequest, CmdTakebackAccept, CmdTakebackDecline:
+		return a.takebackCmd()
+	case CmdRematch:
+		return a.rematchCmd()
+	case CmdAbort, CmdAbandon:
+		return a.abort()
+	case CmdClaimVictory:
+		return a.claim()
+	case CmdFlag, CmdTimeout:
+		if err := a.playing(); err != nil {
+			return err
+		}
+		if !a.s.Expired(a.now) {
+			return ErrTimeNotUp
+		}
+		loser := a.s.board.ToMove()
+		return a.gameOver(loser.Opponent().String(), ReasonTimeout, nil)
+	case CmdChat:
+		return a.chat()
+	}
+	return fmt.Errorf("%w: %q", ErrUnknownType, truncate(string(c.Kind), 32))
+}
+
+func (a *applier) sit() error {
+	col := parseColor(a.cmd.Color)
+	if col == engine.Empty {
+		return fmt.Errorf("%w: color must be black or white", ErrBadRequest)
+	}
+	if a.cmd.By.ID == "" {
+		return ErrUnauthorized
+	}
+	if !validName(a.cmd.By.Name) {
+		return fmt.Errorf("%w: name", ErrBadRequest)
+	}
+	if me := a.me(); me == col {
+		return nil // already there
+	} else if me != engine.Empty {
+		return ErrAlreadySeated
+	}
+	if a.s.phase != PhaseWaiting {
+		return ErrSeatTaken
+	}
+	st := a.s.seats[ci(col)]
+	if st.spec.Kind != Human || st.filled {
+		return ErrSeatTaken
+	}
+	p := a.cmd.By
+	if err := a.emit(Event{Kind: EvSeated, Color: col.String(), Player: &p}); err != nil {
+		return err
+	}
+	return a.start()
+}
+
+// start emits started when every seat is filled while waiting.
+func (a *applier) start() error {
+	if a.s.phase != PhaseWaiting || !a.s.seats[0].filled || !a.s.seats[1].filled {
+		return nil
+	}
+	var clk *Clocks
+	if b := a.s.settings.Time.BaseMS; b > 0 {
+		clk = &Clocks{BlackMS: b, WhiteMS: b}
+	}
+	return a.emit(Event{Kind: EvStarted, Clock: clk})
+}
+
+func (a *applier) leave() error {
+	me, err := a.player()
+	if err != nil {
+		return err
+	}
+	if a.s.phase == PhasePlaying {
+		return fmt.Errorf("%w: resign or abort first", ErrNotAllowed)
+	}
+	p := a.s.seats[ci(me)].player
+	return a.emit(Event{Kind: EvLeft, Color: me.String(), Player: &p})
+}
+
+func (a *applier) move() error {
+	c := a.cmd
+	var me engine.Color
+	if c.Kind == CmdAIMove {
+		me = parseColor(c.Color)
+		if me == engine.Empty || !a.s.seats[ci(me)].spec.IsMachine() {
+			return ErrBadRequest
+		}
+	} else {
+		var err error
+		if me, err = a.player(); err != nil {
+			return err
+		}
+	}
+	if a.s.board == nil {
+		return ErrGameNotStarted
+	}
+	p, err := engine.ParsePoint(c.Point, a.s.settings.Size)
+	if err != nil {
+		return ErrOffBoard
+	}
+	// A resent move already applied at its ply by the same seat: acknowledge again.
+	if c.Kind == CmdMove && c.Ply >= 0 && c.Ply < a.s.board.Ply() && c.Ply%2 == ci(me) &&
+		a.s.board.Moves()[c.Ply] == p {
+		return &DuplicateError{Seq: a.s.moveSeq[c.Ply]}
+	}
+	if err := a.playing(); err != nil {
+		return err
+	}
+	if c.Kind == CmdAIMove && (a.s.board.Hash() != c.Hash || a.s.board.Ply() != c.Ply || a.s.board.ToMove() != me) {
+		return ErrStaleAIResult
+	}
+	if a.s.board.ToMove() != me {
+		return ErrNotYourTurn
+	}
+	if c.Ply != a.s.board.Ply() {
+		return ErrStalePly
+	}
+	if err := a.s.board.Check(p); err != nil {
+		return moveError(err)
+	}
+	ev := Event{Kind: EvMove, Color: me.String(), Point: p.String(), Ply: c.Ply}
+	if tc := a.s.settings.Time; tc.Enabled() {
+		if a.s.Expired(a.now) {
+			return ErrTimeUp
+		}
+		if tc.BaseMS > 0 {
+			clk := *a.clocksNow()
+			left := &clk.BlackMS
+			if me == engine.White {
+				left = &clk.WhiteMS
+			}
+			*left += tc.IncrementMS
+			ev.ClockMS = *left
+			ev.Clock = &clk
+		}
+	}
+	if err := a.emit(ev); err != nil {
+		return err
+	}
+	out := a.s.board.Outcome()
+	switch {
+	case out.Over && out.Winner != engine.Empty:
+		line := make([]string, len(out.Line))
+		for i, q := range out.Line {
+			line[i] = q.String()
+		}
+		return a.gameOver(out.Winner.String(), ReasonFive, line)
+	case out.Over:
+		return a.gameOver(ResultDraw, ReasonBoardFull, nil)
+	}
+	return nil
+}
+
+func (a *applier) draw() error {
+	me, err := a.player()
+	if err != nil {
+		return err
+	}
+	if err := a.playing(); err != nil {
+		return err
+	}
+	opp := me.Opponent()
+	switch a.cmd.Kind {
+	case CmdDrawOffer:
+		if a.s.drawOffer == opp {
+			return a.gameOver(ResultDraw, ReasonDrawAgreed, nil)
+		}
+		if a.s.drawOffer == me {
+			return ErrOfferPending
+		}
+		if a.s.seats[ci(opp)].spec.IsMachine() {
+			return ErrAISeat
+		}
+		return a.emit(Event{Kind: EvDrawOffered, Color: me.String()})
+	case CmdDrawAccept:
+		if a.s.drawOffer != opp {
+			return ErrNoPendingOffer
+		}
+		return a.gameOver(ResultDraw, ReasonDrawAgreed, nil)
+	default:
+		if a.s.drawOffer != opp {
+			return ErrNoPendingOffer
+		}
+		return a.emit(Event{Kind: EvDrawDeclined, Color: me.String()})
+	}
+}
+
+// takebackPlies returns how many plies to undo so that requester is to move again.
+func (a *applier) takebackPlies(requester engine.Color) int {
+	if a.s.board.ToMove() == requester {
+		return 2
+	}
+	return 1
+}
+
+func (a *applier) takebackEvent(requester engine.Color) error {
+	return a.emit(Event{Kind: EvTakeback, Color: requester.String(), Plies: a.takebackPlies(requester),
+		Clock: a.clocksNow()})
+}
+
+func (a *applier) takebackCmd() error {
+	me, err := a.player()
+	if err != nil {
+		return err
+	}
+	if err := a.playing(); err != nil {
+		return err
+	}
+	if !a.s.settings.Takebacks {
+		return ErrTakebackOff
+	}
+	opp := me.Opponent()
+	switch a.cmd.Kind {
+	case CmdTakebackRequest:
+		// The requester must have a stone to take back.
+		if ply := a.s.board.Ply(); (me == engine.Black && ply < 1) || (me == engine.White && ply < 2) {
+			return ErrNothingToTake
+		}
+		if a.s.takeback != engine.Empty {
+			return ErrOfferPending
+		}
+		if a.s.seats[ci(opp)].spec.IsMachine() {
+			return a.takebackEvent(me) // machines always agree
+		}
+		return a.emit(Event{Kind: EvTakebackRequested, Color: me.String()})
+	case CmdTakebackAccept:
+		if a.s.takeback != opp {
+			return ErrNoPendingOffer
+		}
+		return a.takebackEvent(opp)
+	default:
+		if a.s.takeback != opp {
+			return ErrNoPendingOffer
+		}
+		return a.emit(Event{Kind: EvTakebackDeclined, Color: me.String()})
+	}
+}
+
+func (a *applier) rematchCmd() error {
+	me, err := a.player()
+	if err != nil {
+		return err
+	}
+	if a.s.phase != PhaseOver {
+		return fmt.Errorf("%w: the game is not over", ErrNotAllowed)
+	}
+	opp := me.Opponent()
+	if a.s.seats[0].left || a.s.seats[1].left {
+		return ErrOpponentLeft
+	}
+	if a.s.rematch == me {
+		return ErrOfferPending
+	}
+	if a.s.rematch == opp || a.s.seats[ci(opp)].spec.IsMachine() {
+		var clk *Clocks
+		if b := a.s.settings.Time.BaseMS; b > 0 {
+			clk = &Clocks{BlackMS: b, WhiteMS: b}
+		}
+		return a.emit(Event{Kind: EvRematch, Game: a.s.game + 1, Clock: clk})
+	}
+	return a.emit(Event{Kind: EvRematchOffered, Color: me.String()})
+}
+
+func (a *applier) abort() error {
+	var reason string
+	if a.cmd.Kind == CmdAbandon {
+		reason = ReasonAbandoned
+	} else {
+		if _, err := a.player(); err != nil {
+			return err
+		}
+		reason = ReasonAborted
+	}
+	if a.s.phase == PhaseOver {
+		return ErrGameOver
+	}
+	if a.s.ReallyStarted() {
+		return ErrAbortTooLate
+	}
+	return a.gameOver(ResultAborted, reason, nil)
+}
+
+func (a *applier) claim() error {
+	me, err := a.player()
+	if err != nil {
+		return err
+	}
+	if err := a.playing(); err != nil {
+		return err
+	}
+	opp := a.s.seats[ci(me.Opponent())]
+	if opp.spec.IsMachine() || a.cmd.GoneSince.IsZero() || a.cmd.Grace <= 0 ||
+		a.now.Sub(a.cmd.GoneSince) < a.cmd.Grace {
+		return ErrNotClaimable
+	}
+	return a.gameOver(me.String(), ReasonAbandoned, nil)
+}
+
+func (a *applier) chat() error {
+	if !a.s.settings.Chat {
+		return ErrChatDisabled
+	}
+	if err := a.cmd.validate(); err != nil {
+		return err
+	}
+	if a.cmd.By.ID == "" {
+		return ErrUnauthorized
+	}
+	ev := Event{Kind: EvChat, Text: a.cmd.Text}
+	if me := a.me(); me != engine.Empty {
+		ev.Color = me.String()
+	} else {
+		if !validName(a.cmd.By.Name) {
+			return fmt.Errorf("%w: name", ErrBadRequest)
+		}
+		ev.Name = a.cmd.By.Name
+	}
+	return a.emit(ev)
+}

@@ -1,0 +1,194 @@
+package room
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// EventKind is the kind of a persisted room event (docs/protocol.md, "Event kinds").
+type EventKind string
+
+// Persisted event kinds.
+const (
+	EvCreated           EventKind = "created"            // Room, Settings
+	EvSeated            EventKind = "seated"             // Color, Player
+	EvLeft              EventKind = "left"               // Color, Player: a seat was vacated
+	EvStarted           EventKind = "started"            // Clock
+	EvMove              EventKind = "move"               // Color, Point, Ply, ClockMS, Clock
+	EvDrawOffered       EventKind = "draw_offered"       // Color
+	EvDrawDeclined      EventKind = "draw_declined"      // Color (who declined)
+	EvTakebackRequested EventKind = "takeback_requested" // Color
+	EvTakebackDeclined  EventKind = "takeback_declined"  // Color (who declined)
+	EvTakeback          EventKind = "takeback"           // Color (requester), Plies, Clock
+	EvChat              EventKind = "chat"               // Color or Name, Text
+	EvGameOver          EventKind = "game_over"          // Result, Reason, Line, Clock
+	EvRematchOffered    EventKind = "rematch_offered"    // Color
+	EvRematch           EventKind = "rematch"            // Game (new number), Clock
+)
+
+// Game results and end reasons (game_over event).
+const (
+	ResultBlack   = "black"
+	ResultWhite   = "white"
+	ResultDraw    = "draw"
+	ResultAborted = "aborted"
+
+	ReasonFive       = "five"
+	ReasonResign     = "resign"
+	ReasonTimeout    = "timeout"
+	ReasonDrawAgreed = "draw_agreed"
+	ReasonBoardFull  = "board_full"
+	ReasonAbandoned  = "abandoned"
+	ReasonAborted    = "aborted"
+	ReasonForfeit    = "forfeit"
+)
+
+// Clocks are both sides' remaining times in milliseconds.
+type Clocks struct {
+	BlackMS int64 `json:"black_ms"`
+	WhiteMS int64 `json:"white_ms"`
+}
+
+// Event is a persisted room event. Seq is contiguous from 1 per room; At is the server
+// time in Unix milliseconds; Game is the game number (1, then +1 per rematch). The
+// other fields depend on Kind (see the constants). Events are plain JSON values: the
+// event log alone rebuilds the room (Replay).
+type Event struct {
+	Seq      uint64    `json:"seq"`
+	Kind     EventKind `json:"kind"`
+	At       int64     `json:"at"`
+	Game     int       `json:"game"`
+	Room     string    `json:"room,omitempty"` // created: the room id
+	Settings *Settings `json:"settings,omitempty"`
+	Color    string    `json:"color,omitempty"`
+	Player   *Player   `json:"player,omitempty"`
+	Point    string    `json:"point,omitempty"`
+	Ply      int       `json:"ply"`
+	ClockMS  int64     `json:"clock_ms,omitempty"`
+	Plies    int       `json:"plies,omitempty"`
+	Name     string    `json:"name,omitempty"`
+	Text     string    `json:"text,omitempty"`
+	Result   string    `json:"result,omitempty"`
+	Reason   string    `json:"reason,omitempty"`
+	Line     []string  `json:"line,omitempty"`
+	Clock    *Clocks   `json:"clock,omitempty"`
+}
+
+// Time returns At as a time.Time.
+func (e Event) Time() time.Time { return time.UnixMilli(e.At) }
+
+// clone returns a deep copy of e.
+func (e Event) clone() Event {
+	if e.Settings != nil {
+		s := *e.Settings
+		e.Settings = &s
+	}
+	if e.Player != nil {
+		p := *e.Player
+		e.Player = &p
+	}
+	if e.Clock != nil {
+		c := *e.Clock
+		e.Clock = &c
+	}
+	e.Line = append([]string(nil), e.Line...)
+	return e
+}
+
+// MaxEventBytes bounds an encoded event accepted by DecodeEvent.
+const MaxEventBytes = 16 << 10
+
+// EncodeEvent returns the JSON encoding of e.
+func EncodeEvent(e Event) ([]byte, error) { return json.Marshal(e) }
+
+// DecodeEvent parses one stored event strictly (unknown fields and kinds are errors).
+func DecodeEvent(data []byte) (Event, error) {
+	var e Event
+	if len(data) > MaxEventBytes {
+		return e, fmt.Errorf("%w: event too large", ErrBadJSON)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&e); err != nil {
+		return Event{}, fmt.Errorf("%w: %v", ErrBadJSON, err)
+	}
+	if dec.More() {
+		return Event{}, fmt.Errorf("%w: trailing data", ErrBadJSON)
+	}
+	if !knownEvent[e.Kind] {
+		return Event{}, fmt.Errorf("%w: event kind %q", ErrUnknownType, e.Kind)
+	}
+	return e, nil
+}
+
+var knownEvent = map[EventKind]bool{
+	EvCreated: true, EvSeated: true, EvLeft: true, EvStarted: true, EvMove: true,
+	EvDrawOffered: true, EvDrawDeclined: true, EvTakebackRequested: true,
+	EvTakebackDeclined: true, EvTakeback: true, EvChat: true, EvGameOver: true,
+	EvRematchOffered: true, EvRematch: true,
+}
+
+// AIStatus is the state of an AI seat's search.
+type AIStatus string
+
+// AI statuses.
+const (
+	AIQueued   AIStatus = "queued"   // waiting for a scheduler slot
+	AIThinking AIStatus = "thinking" // searching
+)
+
+// AIProgress is an ephemeral AI progress report (protocol message "ai").
+type AIProgress struct {
+	Color     string   `json:"color"`
+	Status    AIStatus `json:"status"`
+	Depth     int      `json:"depth"`
+	SelDepth  int      `json:"seldepth"`
+	Score     int      `json:"score"`
+	Mate      int      `json:"mate"` // plies to mate (+ the AI wins), 0 when none
+	Nodes     uint64   `json:"nodes"`
+	NPS       uint64   `json:"nps"`
+	PV        []string `json:"pv"`
+	ElapsedMS int64    `json:"elapsed_ms"`
+	BudgetMS  int64    `json:"budget_ms"`
+	Ply       int      `json:"ply"` // the ply the search is for
+}
+
+// SeatPresence is one seat's connection state. Since is the Unix ms time of the last
+// change; GraceMS the abandonment grace that applies while the seat is gone (the
+// countdown ends at Since+GraceMS).
+type SeatPresence struct {
+	Connected bool  `json:"connected"`
+	Since     int64 `json:"since"`
+	GraceMS   int64 `json:"grace_ms"`
+	Claimable bool  `json:"claimable,omitempty"` // grace has run out: the opponent may claim
+}
+
+// Presence is an ephemeral presence report (protocol message "presence").
+type Presence struct {
+	Black      SeatPresence `json:"black"`
+	White      SeatPresence `json:"white"`
+	Spectators int          `json:"spectators"`
+}
+
+// Hint is the answer to a hint command.
+type Hint struct {
+	Point string `json:"point"`
+	Score int    `json:"score"`
+}
+
+// Update is what a subscriber receives: exactly one of its pointer fields is set.
+// Event is persisted and numbered; AI and Presence are ephemeral (no seq, never
+// stored, may be dropped). Snapshot starts a subscription when the missed events are
+// not replayed (Resync: the client asked for a seq that is gone or unknown).
+type Update struct {
+	Event    *Event
+	AI       *AIProgress
+	Presence *Presence
+	Snapshot *Snapshot
+	Resync   bool
+}
+
+// Ephemeral reports whether u is an ephemeral update (AI progress, presence).
+func (u Update) Ephemeral() bool { return u.AI != nil || u.Presence != nil }

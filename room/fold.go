@@ -1,0 +1,139 @@
+package room
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gomoku-arena/gomoku/engine"
+)
+
+// fold applies one stored event to s: the only place where a State changes. Apply
+// emits events through fold and Replay folds the log, so both give the same state.
+func fold(s State, e Event) (State, error) {
+	if e.Seq != s.seq+1 {
+		return s, fmt.Errorf("room: event seq %d after %d: log not contiguous", e.Seq, s.seq)
+	}
+	if s.id == "" && e.Kind != EvCreated {
+		return s, fmt.Errorf("room: first event is %q, want created", e.Kind)
+	}
+	if e.Kind != EvCreated && e.Kind != EvRematch && e.Game != s.game {
+		return s, fmt.Errorf("room: event %d of game %d in game %d", e.Seq, e.Game, s.game)
+	}
+	at := time.UnixMilli(e.At)
+	switch e.Kind {
+	case EvCreated:
+		if s.id != "" || e.Settings == nil {
+			return s, fmt.Errorf("room: bad created event")
+		}
+		set, err := e.Settings.Normalize()
+		if err != nil {
+			return s, err
+		}
+		b, err := engine.NewBoard(set.Size, set.rule())
+		if err != nil {
+			return s, err
+		}
+		s = State{id: e.Room, settings: set, createdAt: e.At, game: 1, phase: PhaseWaiting, board: b}
+		if s.id == "" {
+			return s, fmt.Errorf("room: created event without id")
+		}
+		s.seats[0] = seat{spec: set.Black, filled: set.Black.IsMachine()}
+		s.seats[1] = seat{spec: set.White, filled: set.White.IsMachine()}
+	case EvSeated, EvLeft:
+		c := parseColor(e.Color)
+		if c == engine.Empty || e.Player == nil {
+			return s, fmt.Errorf("room: bad %s event", e.Kind)
+		}
+		st := s.seats[ci(c)]
+		switch {
+		case e.Kind == EvSeated:
+			st.player, st.filled, st.left = *e.Player, true, false
+		case s.phase == PhaseWaiting:
+			st.player, st.filled = Player{}, false
+		default:
+			st.left = true
+			s.rematch = engine.Empty
+		}
+		s.seats[ci(c)] = st
+	case EvStarted:
+		s.phase = PhasePlaying
+		s.setClocks(e.Clock)
+		s.turnStart = at
+	case EvMove:
+		p, err := engine.ParsePoint(e.Point, s.settings.Size)
+		if err != nil {
+			return s, err
+		}
+		if s.phase != PhasePlaying || e.Ply != s.board.Ply() {
+			return s, fmt.Errorf("room: move event at ply %d out of place", e.Ply)
+		}
+		b := s.board.Clone()
+		if err := b.Play(p); err != nil {
+			return s, err
+		}
+		s.board = b
+		s.moveSeq = append(s.moveSeq[:len(s.moveSeq):len(s.moveSeq)], e.Seq)
+		s.setClocks(e.Clock)
+		s.turnStart = at
+		s.drawOffer, s.takeback = engine.Empty, engine.Empty
+	case EvDrawOffered:
+		s.drawOffer = parseColor(e.Color)
+	case EvDrawDeclined:
+		s.drawOffer = engine.Empty
+	case EvTakebackRequested:
+		s.takeback = parseColor(e.Color)
+	case EvTakebackDeclined:
+		s.takeback = engine.Empty
+	case EvTakeback:
+		if e.Plies < 1 || e.Plies > s.board.Ply() {
+			return s, fmt.Errorf("room: takeback of %d plies at ply %d", e.Plies, s.board.Ply())
+		}
+		b := s.board.Clone()
+		for i := 0; i < e.Plies; i++ {
+			if _, err := b.Undo(); err != nil {
+				return s, err
+			}
+		}
+		s.board = b
+		s.moveSeq = s.moveSeq[:b.Ply():b.Ply()]
+		s.setClocks(e.Clock)
+		s.turnStart = at
+		s.drawOffer, s.takeback = engine.Empty, engine.Empty
+	case EvChat:
+	case EvGameOver:
+		s.phase = PhaseOver
+		s.result, s.reason = e.Result, e.Reason
+		s.line = append([]string(nil), e.Line...)
+		s.setClocks(e.Clock)
+		s.drawOffer, s.takeback, s.rematch = engine.Empty, engine.Empty, engine.Empty
+	case EvRematchOffered:
+		s.rematch = parseColor(e.Color)
+	case EvRematch:
+		if e.Game != s.game+1 {
+			return s, fmt.Errorf("room: rematch to game %d from %d", e.Game, s.game)
+		}
+		b, err := engine.NewBoard(s.settings.Size, s.settings.rule())
+		if err != nil {
+			return s, err
+		}
+		s.game++
+		s.seats[0], s.seats[1] = s.seats[1], s.seats[0]
+		s.board, s.moveSeq = b, nil
+		s.phase = PhasePlaying
+		s.setClocks(e.Clock)
+		s.turnStart = at
+		s.result, s.reason, s.line = "", "", nil
+		s.drawOffer, s.takeback, s.rematch = engine.Empty, engine.Empty, engine.Empty
+	default:
+		return s, fmt.Errorf("room: unknown event kind %q", e.Kind)
+	}
+	s.seq = e.Seq
+	s.updatedAt = e.At
+	return s, nil
+}
+
+func (s *State) setClocks(c *Clocks) {
+	if c != nil {
+		s.clocks = [2]time.Duration{time.Duration(c.BlackMS) * time.Millisecond, time.Duration(c.WhiteMS) * time.Millisecond}
+	}
+}

@@ -1,0 +1,186 @@
+package room
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"sync"
+)
+
+// MemStore is an in-memory Store (and Lister) for tests and single-process use. Events
+// are kept JSON-encoded, like a real store. Failure injection: Fail makes every call
+// fail with ErrStoreUnavailable until Fail(nil); FailAppends(n) fails the next n
+// appends; OnAppend runs before each append (inside the lock: keep it short).
+type MemStore struct {
+	mu          sync.Mutex
+	rooms       map[string]*memRoom
+	failAll     error
+	failAppends int
+	appends     int
+	OnAppend    func(id string, expectedSeq uint64, events []Event)
+}
+
+type memRoom struct {
+	events [][]byte
+	sum    Summary
+}
+
+// NewMemStore returns an empty MemStore.
+func NewMemStore() *MemStore { return &MemStore{rooms: map[string]*memRoom{}} }
+
+// Fail makes every call fail with err wrapped in ErrStoreUnavailable (nil: heal).
+func (m *MemStore) Fail(err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.failAll = err
+}
+
+// FailAppends makes the next n appends fail with ErrStoreUnavailable.
+func (m *MemStore) FailAppends(n int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.failAppends = n
+}
+
+// Appends returns how many appends succeeded.
+func (m *MemStore) Appends() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.appends
+}
+
+func (m *MemStore) down() error {
+	if m.failAll != nil {
+		return fmt.Errorf("%w: %v", ErrStoreUnavailable, m.failAll)
+	}
+	return nil
+}
+
+// Create implements Store.
+func (m *MemStore) Create(ctx context.Context, id string, first Event, sum Summary) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%w: %v", ErrStoreUnavailable, err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.down(); err != nil {
+		return err
+	}
+	if _, ok := m.rooms[id]; ok {
+		return ErrExists
+	}
+	if first.Seq != 1 {
+		return fmt.Errorf("room: memstore: first event has seq %d", first.Seq)
+	}
+	b, err := EncodeEvent(first)
+	if err != nil {
+		return err
+	}
+	m.rooms[id] = &memRoom{events: [][]byte{b}, sum: sum}
+	return nil
+}
+
+// Append implements Store.
+func (m *MemStore) Append(ctx context.Context, id string, expectedSeq uint64, events []Event, sum Summary) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%w: %v", ErrStoreUnavailable, err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.OnAppend != nil {
+		m.OnAppend(id, expectedSeq, events)
+	}
+	if err := m.down(); err != nil {
+		return err
+	}
+	if m.failAppends > 0 {
+		m.failAppends--
+		return fmt.Errorf("%w: injected append failure", ErrStoreUnavailable)
+	}
+	r, ok := m.rooms[id]
+	if !ok {
+		return ErrNotFound
+	}
+	if uint64(len(r.events)) != expectedSeq {
+		return fmt.Errorf("%w: room %s at seq %d, expected %d", ErrSeqConflict, id, len(r.events), expectedSeq)
+	}
+	enc := make([][]byte, len(events))
+	for i, e := range events {
+		if e.Seq != expectedSeq+uint64(i)+1 {
+			return fmt.Errorf("room: memstore: event seq %d, want %d", e.Seq, expectedSeq+uint64(i)+1)
+		}
+		b, err := EncodeEvent(e)
+		if err != nil {
+			return err
+		}
+		enc[i] = b
+	}
+	r.events = append(r.events, enc...)
+	r.sum = sum
+	m.appends++
+	return nil
+}
+
+// Events implements Store.
+func (m *MemStore) Events(ctx context.Context, id string, fromSeq uint64) ([]Event, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrStoreUnavailable, err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.down(); err != nil {
+		return nil, err
+	}
+	r, ok := m.rooms[id]
+	if !ok {
+		return nil, ErrNotFound
+	}
+	if fromSeq < 1 {
+		fromSeq = 1
+	}
+	var out []Event
+	for i := fromSeq - 1; i < uint64(len(r.events)); i++ {
+		e, err := DecodeEvent(r.events[i])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// List implements Lister, newest activity first; the cursor is an offset.
+func (m *MemStore) List(ctx context.Context, q ListQuery) ([]Summary, string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.down(); err != nil {
+		return nil, "", err
+	}
+	var all []Summary
+	for _, r := range m.rooms {
+		if (q.Status == "" || r.sum.Status == q.Status) && (q.All || r.sum.Public) {
+			all = append(all, r.sum)
+		}
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].UpdatedAt != all[j].UpdatedAt {
+			return all[i].UpdatedAt > all[j].UpdatedAt
+		}
+		return all[i].ID < all[j].ID
+	})
+	off, _ := strconv.Atoi(q.Cursor)
+	if off < 0 || off > len(all) {
+		off = len(all)
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 50
+	}
+	end := min(off+limit, len(all))
+	next := ""
+	if end < len(all) {
+		next = strconv.Itoa(end)
+	}
+	return all[off:end], next, nil
+}

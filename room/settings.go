@@ -1,0 +1,136 @@
+package room
+
+import (
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gomoku-arena/gomoku/engine"
+)
+
+// SeatKind says who plays a seat.
+type SeatKind string
+
+// Seat kinds.
+const (
+	Human  SeatKind = "human"  // a person, seated with the sit command
+	AI     SeatKind = "ai"     // the built-in engine at a level
+	Engine SeatKind = "engine" // a configured external (Gomocup) engine, by name
+)
+
+// SeatSpec describes a seat. Level is used by AI seats, Engine by engine seats.
+type SeatSpec struct {
+	Kind   SeatKind `json:"kind"`
+	Level  string   `json:"level,omitempty"`
+	Engine string   `json:"engine,omitempty"`
+}
+
+// IsMachine reports whether the seat is played by an engine (built-in or external).
+func (s SeatSpec) IsMachine() bool { return s.Kind == AI || s.Kind == Engine }
+
+// TimeControl is a room's clock. All zero: no clock. BaseMS > 0: Fischer, each side
+// starts with BaseMS and gains IncrementMS after each of its moves. PerMoveMS > 0:
+// every move must be made within that time (alone or together with Fischer).
+type TimeControl struct {
+	BaseMS      int64 `json:"base_ms"`
+	IncrementMS int64 `json:"increment_ms"`
+	PerMoveMS   int64 `json:"per_move_ms"`
+}
+
+// Enabled reports whether any clock runs.
+func (t TimeControl) Enabled() bool { return t.BaseMS > 0 || t.PerMoveMS > 0 }
+
+// Base, Increment and PerMove return the fields as durations.
+func (t TimeControl) Base() time.Duration      { return time.Duration(t.BaseMS) * time.Millisecond }
+func (t TimeControl) Increment() time.Duration { return time.Duration(t.IncrementMS) * time.Millisecond }
+func (t TimeControl) PerMove() time.Duration   { return time.Duration(t.PerMoveMS) * time.Millisecond }
+
+// Settings are a room's fixed configuration, stored in its created event.
+type Settings struct {
+	Rule      string      `json:"rule"` // freestyle, standard, renju
+	Size      int         `json:"size"` // 15..20
+	Time      TimeControl `json:"time"`
+	Black     SeatSpec    `json:"black"` // the seats of game 1; a rematch swaps them
+	White     SeatSpec    `json:"white"`
+	Public    bool        `json:"public"`
+	Takebacks bool        `json:"takebacks"`
+	Chat      bool        `json:"chat"`
+	Hints     bool        `json:"hints"`
+}
+
+// DefaultSettings returns a 15x15 freestyle room for two humans, public, with takebacks
+// and chat allowed, no clock.
+func DefaultSettings() Settings {
+	return Settings{Rule: "freestyle", Size: engine.DefaultSize, Black: SeatSpec{Kind: Human},
+		White: SeatSpec{Kind: Human}, Public: true, Takebacks: true, Chat: true}
+}
+
+// Limits of settings and inputs.
+const (
+	MaxBaseMS      = int64(3 * time.Hour / time.Millisecond)
+	MaxIncrementMS = int64(time.Minute / time.Millisecond)
+	MaxPerMoveMS   = int64(time.Hour / time.Millisecond)
+	MaxChatRunes   = 300
+	MaxNameRunes   = 40
+)
+
+// Normalize fills defaults (size 15, rule freestyle, human seats) and validates s.
+func (s Settings) Normalize() (Settings, error) {
+	if s.Rule == "" {
+		s.Rule = "freestyle"
+	}
+	if s.Size == 0 {
+		s.Size = engine.DefaultSize
+	}
+	if s.Black.Kind == "" {
+		s.Black.Kind = Human
+	}
+	if s.White.Kind == "" {
+		s.White.Kind = Human
+	}
+	if _, err := engine.ParseRule(s.Rule); err != nil {
+		return s, fmt.Errorf("%w: rule %q", ErrBadSettings, s.Rule)
+	}
+	if s.Size < engine.MinSize || s.Size > engine.MaxSize {
+		return s, fmt.Errorf("%w: size %d (want %d..%d)", ErrBadSettings, s.Size, engine.MinSize, engine.MaxSize)
+	}
+	t := s.Time
+	if t.BaseMS < 0 || t.BaseMS > MaxBaseMS || t.IncrementMS < 0 || t.IncrementMS > MaxIncrementMS ||
+		t.PerMoveMS < 0 || t.PerMoveMS > MaxPerMoveMS || (t.BaseMS == 0 && t.IncrementMS != 0) {
+		return s, fmt.Errorf("%w: time control", ErrBadSettings)
+	}
+	for _, seat := range []*SeatSpec{&s.Black, &s.White} {
+		switch seat.Kind {
+		case Human:
+			seat.Level, seat.Engine = "", ""
+		case AI:
+			seat.Engine = ""
+			if seat.Level == "" {
+				return s, fmt.Errorf("%w: AI seat without level", ErrBadSettings)
+			}
+		case Engine:
+			seat.Level = ""
+			if seat.Engine == "" {
+				return s, fmt.Errorf("%w: engine seat without engine name", ErrBadSettings)
+			}
+		default:
+			return s, fmt.Errorf("%w: seat kind %q", ErrBadSettings, seat.Kind)
+		}
+	}
+	return s, nil
+}
+
+func (s Settings) rule() engine.Rule {
+	r, _ := engine.ParseRule(s.Rule)
+	return r
+}
+
+// Player identifies a person: ID is the server's stable player id (bound to the
+// player's token), Name the display name. The room trusts the caller (the server) to
+// have authenticated the ID.
+type Player struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+func validName(s string) bool { return utf8.ValidString(s) && utf8.RuneCountInString(s) <= MaxNameRunes }

@@ -1,0 +1,122 @@
+package room
+
+import (
+	"time"
+
+	"github.com/gomoku-arena/gomoku/engine"
+)
+
+// ClockSnapshot is the clock part of a snapshot: remaining times at AtMS, whether they
+// run, the side to move and the per-move deadline.
+type ClockSnapshot struct {
+	BlackMS    int64  `json:"black_ms"`
+	WhiteMS    int64  `json:"white_ms"`
+	Running    bool   `json:"running"`
+	ToMove     string `json:"to_move,omitempty"`
+	AtMS       int64  `json:"at"`                    // server time the values are for (Unix ms)
+	DeadlineMS int64  `json:"deadline_ms,omitempty"` // when the side to move flags (Unix ms)
+}
+
+// Snapshot is the full state of a room as sent to clients (protocol "snapshot").
+type Snapshot struct {
+	ID              string         `json:"id"`
+	Seq             uint64         `json:"seq"`
+	Game            int            `json:"game"`
+	Phase           Phase          `json:"phase"`
+	Status          string         `json:"status"`
+	Settings        Settings       `json:"settings"`
+	Black           SeatInfo       `json:"black"`
+	White           SeatInfo       `json:"white"`
+	Moves           []string       `json:"moves"`
+	Ply             int            `json:"ply"`
+	ToMove          string         `json:"to_move,omitempty"`
+	Clock           *ClockSnapshot `json:"clock,omitempty"`
+	DrawOffer       string         `json:"draw_offer,omitempty"`
+	TakebackRequest string         `json:"takeback_request,omitempty"`
+	RematchOffer    string         `json:"rematch_offer,omitempty"`
+	Result          string         `json:"result,omitempty"`
+	Reason          string         `json:"reason,omitempty"`
+	Line            []string       `json:"line,omitempty"`
+	Presence        *Presence      `json:"presence,omitempty"` // filled in by the actor
+	CreatedAt       int64          `json:"created_at"`
+	UpdatedAt       int64          `json:"updated_at"`
+}
+
+func colorName(c engine.Color) string {
+	if c == engine.Empty {
+		return ""
+	}
+	return c.String()
+}
+
+// Snapshot returns the room's snapshot at now (clocks charged until now).
+func (s State) Snapshot(now time.Time) Snapshot {
+	res, reason, line := s.Result()
+	snap := Snapshot{
+		ID: s.id, Seq: s.seq, Game: s.game, Phase: s.phase, Status: s.Status(), Settings: s.settings,
+		Black: s.Seat(engine.Black), White: s.Seat(engine.White), Moves: s.Moves(), Ply: s.Ply(),
+		ToMove: colorName(s.ToMove()), DrawOffer: colorName(s.drawOffer),
+		TakebackRequest: colorName(s.takeback), RematchOffer: colorName(s.rematch),
+		Result: res, Reason: reason, Line: line, CreatedAt: s.createdAt, UpdatedAt: s.updatedAt,
+	}
+	if snap.Moves == nil {
+		snap.Moves = []string{}
+	}
+	if s.settings.Time.Enabled() {
+		c, running := s.Clock(now)
+		cs := &ClockSnapshot{BlackMS: c.BlackMS, WhiteMS: c.WhiteMS, Running: running,
+			ToMove: colorName(s.ToMove()), AtMS: now.UnixMilli()}
+		if d := s.Deadline(); !d.IsZero() {
+			cs.DeadlineMS = d.UnixMilli()
+			cs.Running = true
+		}
+		snap.Clock = cs
+	}
+	return snap
+}
+
+// SeatSummary is a seat as listed in the lobby.
+type SeatSummary struct {
+	Kind     SeatKind `json:"kind"`
+	Level    string   `json:"level,omitempty"`
+	Engine   string   `json:"engine,omitempty"`
+	PlayerID string   `json:"player_id,omitempty"`
+	Name     string   `json:"name,omitempty"`
+}
+
+// Summary is a room's lobby entry, written to the store with every append.
+type Summary struct {
+	ID        string      `json:"id"`
+	Status    string      `json:"status"` // open, live, finished
+	Public    bool        `json:"public"`
+	Rule      string      `json:"rule"`
+	Size      int         `json:"size"`
+	Time      TimeControl `json:"time"`
+	Black     SeatSummary `json:"black"`
+	White     SeatSummary `json:"white"`
+	Game      int         `json:"game"`
+	Ply       int         `json:"ply"`
+	Result    string      `json:"result,omitempty"`
+	Reason    string      `json:"reason,omitempty"`
+	Seq       uint64      `json:"seq"`
+	CreatedAt int64       `json:"created_at"`
+	UpdatedAt int64       `json:"updated_at"`
+}
+
+// Summary returns the room's lobby entry.
+func (s State) Summary() Summary {
+	seat := func(c engine.Color) SeatSummary {
+		st := s.seats[ci(c)]
+		ss := SeatSummary{Kind: st.spec.Kind, Level: st.spec.Level, Engine: st.spec.Engine}
+		if st.filled && st.spec.Kind == Human {
+			ss.PlayerID, ss.Name = st.player.ID, st.player.Name
+		}
+		return ss
+	}
+	return Summary{
+		ID: s.id, Status: s.Status(), Public: s.settings.Public, Rule: s.settings.Rule,
+		Size: s.settings.Size, Time: s.settings.Time, Black: seat(engine.Black), White: seat(engine.White),
+		Game: s.game, Ply: s.Ply(), Result: s.result, Reason: s.reason, Seq: s.seq,
+		CreatedAt: s.createdAt, UpdatedAt: s.updatedAt,
+	}
+}

@@ -1,0 +1,259 @@
+package room
+
+import (
+	"time"
+
+	"github.com/gomoku-arena/gomoku/engine"
+)
+
+// Phase is the phase of a room's current game.
+type Phase string
+
+// Phases: waiting for players, a game in play, the game over (a rematch starts the
+// next game).
+const (
+	PhaseWaiting Phase = "waiting"
+	PhasePlaying Phase = "playing"
+	PhaseOver    Phase = "over"
+)
+
+type seat struct {
+	spec   SeatSpec
+	player Player // zero when the seat is open (human seats)
+	filled bool   // a human sits (machines are always filled)
+	left   bool   // the player left after the game ended
+}
+
+// State is the complete state of a room: settings, seats, the current game's board
+// and clocks, pending offers and the result. It is a value: Apply returns a new State
+// and never changes the one it was given (shared slices and the board are never
+// written in place), and accessors return copies. The zero State has no room yet.
+type State struct {
+	id        string
+	settings  Settings
+	createdAt int64
+	updatedAt int64
+	seq       uint64
+	game      int
+	phase     Phase
+	seats     [2]seat       // current game's colours: 0 black, 1 white
+	board     *engine.Board // never modified once in a State
+	moveSeq   []uint64      // seq of each move event of the current game
+	clocks    [2]time.Duration
+	turnStart time.Time
+	drawOffer engine.Color // who offered
+	takeback  engine.Color // who requested
+	rematch   engine.Color // who offered
+	result    string
+	reason    string
+	line      []string
+}
+
+func ci(c engine.Color) int { return int(c) - 1 }
+
+func parseColor(s string) engine.Color {
+	switch s {
+	case "black":
+		return engine.Black
+	case "white":
+		return engine.White
+	}
+	return engine.Empty
+}
+
+// ID returns the room id.
+func (s State) ID() string { return s.id }
+
+// Settings returns the room settings (of game 1: a rematch swaps the seats, see Seat).
+func (s State) Settings() Settings { return s.settings }
+
+// Seq returns the seq of the last event applied (0 for the zero State).
+func (s State) Seq() uint64 { return s.seq }
+
+// Game returns the current game number (1, then +1 per rematch).
+func (s State) Game() int { return s.game }
+
+// Phase returns the phase of the current game.
+func (s State) Phase() Phase { return s.phase }
+
+// SeatInfo describes a seat of the current game.
+type SeatInfo struct {
+	Spec   SeatSpec `json:"spec"`
+	Player *Player  `json:"player,omitempty"` // nil when open or a machine
+	Left   bool     `json:"left,omitempty"`
+}
+
+// Seat returns the seat of colour c in the current game.
+func (s State) Seat(c engine.Color) SeatInfo {
+	if c != engine.Black && c != engine.White {
+		return SeatInfo{}
+	}
+	st := s.seats[ci(c)]
+	info := SeatInfo{Spec: st.spec, Left: st.left}
+	if st.filled && st.spec.Kind == Human {
+		p := st.player
+		info.Player = &p
+	}
+	return info
+}
+
+// ColorOf returns the colour player id sits at in the current game, or Empty.
+func (s State) ColorOf(playerID string) engine.Color {
+	if playerID == "" {
+		return engine.Empty
+	}
+	for i, st := range s.seats {
+		if st.filled && st.spec.Kind == Human && st.player.ID == playerID {
+			return engine.Color(i + 1)
+		}
+	}
+	return engine.Empty
+}
+
+// Board returns a copy of the current game's board (nil for the zero State).
+func (s State) Board() *engine.Board {
+	if s.board == nil {
+		return nil
+	}
+	return s.board.Clone()
+}
+
+// Hash returns the current position's hash.
+func (s State) Hash() uint64 {
+	if s.board == nil {
+		return 0
+	}
+	return s.board.Hash()
+}
+
+// Ply returns the number of stones on the board.
+func (s State) Ply() int {
+	if s.board == nil {
+		return 0
+	}
+	return s.board.Ply()
+}
+
+// Moves returns the current game's moves in renju notation.
+func (s State) Moves() []string {
+	if s.board == nil {
+		return nil
+	}
+	ms := s.board.Moves()
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.String()
+	}
+	return out
+}
+
+// ToMove returns the colour to move (Empty unless a game is in play).
+func (s State) ToMove() engine.Color {
+	if s.phase != PhasePlaying {
+		return engine.Empty
+	}
+	return s.board.ToMove()
+}
+
+// MachineToMove returns the colour to move when a machine seat (AI or external
+// engine) is to move in a game in play, else Empty.
+func (s State) MachineToMove() engine.Color {
+	c := s.ToMove()
+	if c == engine.Empty || !s.seats[ci(c)].spec.IsMachine() {
+		return engine.Empty
+	}
+	return c
+}
+
+// ReallyStarted reports whether both sides have moved in the current game.
+func (s State) ReallyStarted() bool { return s.Ply() >= 2 }
+
+// DrawOffer, TakebackRequest and RematchOffer return who has a pending offer (or Empty).
+func (s State) DrawOffer() engine.Color       { return s.drawOffer }
+func (s State) TakebackRequest() engine.Color { return s.takeback }
+func (s State) RematchOffer() engine.Color    { return s.rematch }
+
+// Result returns the result ("black", "white", "draw", "aborted"; "" while not over),
+// the reason and the winning line.
+func (s State) Result() (result, reason string, line []string) {
+	return s.result, s.reason, append([]string(nil), s.line...)
+}
+
+// Clock returns both sides' remaining time at now (the side to move is charged the
+// time since its turn began), and whether a clock is running.
+func (s State) Clock(now time.Time) (Clocks, bool) {
+	c := s.clocks
+	running := s.phase == PhasePlaying && s.settings.Time.BaseMS > 0
+	if running {
+		m := ci(s.board.ToMove())
+		c[m] -= elapsed(s.turnStart, now)
+		if c[m] < 0 {
+			c[m] = 0
+		}
+	}
+	return Clocks{BlackMS: c[0].Milliseconds(), WhiteMS: c[1].Milliseconds()}, running
+}
+
+// Deadline returns when the side to move runs out of time (its clock or the per-move
+// limit), or the zero time when no clock runs.
+func (s State) Deadline() time.Time {
+	if s.phase != PhasePlaying || !s.settings.Time.Enabled() {
+		return time.Time{}
+	}
+	var d time.Time
+	if s.settings.Time.BaseMS > 0 {
+		d = s.turnStart.Add(s.clocks[ci(s.board.ToMove())])
+	}
+	if pm := s.settings.Time.PerMove(); pm > 0 {
+		if t := s.turnStart.Add(pm); d.IsZero() || t.Before(d) {
+			d = t
+		}
+	}
+	return d
+}
+
+// Expired reports whether the side to move has run out of time at now.
+func (s State) Expired(now time.Time) bool {
+	d := s.Deadline()
+	return !d.IsZero() && !now.Before(d)
+}
+
+// Resume returns s with the current turn restarted at now, so that time when the room
+// was not running (a restart) is not charged to the side to move.
+func (s State) Resume(now time.Time) State {
+	if s.phase == PhasePlaying {
+		s.turnStart = time.UnixMilli(now.UnixMilli())
+	}
+	return s
+}
+
+func elapsed(from, to time.Time) time.Duration {
+	if d := to.Sub(from); d > 0 {
+		return d
+	}
+	return 0
+}
+
+// MoveSeq returns the seq of the move event at ply in the current game (0 if none).
+func (s State) MoveSeq(ply int) uint64 {
+	if ply < 0 || ply >= len(s.moveSeq) {
+		return 0
+	}
+	return s.moveSeq[ply]
+}
+
+// CreatedAt and UpdatedAt return the times of the first and the last event.
+func (s State) CreatedAt() time.Time { return time.UnixMilli(s.createdAt) }
+func (s State) UpdatedAt() time.Time { return time.UnixMilli(s.updatedAt) }
+
+// Status is the lobby status of a room: "open" (waiting with a free human seat),
+// "live" (a game in play) or "finished".
+func (s State) Status() string {
+	switch s.phase {
+	case PhasePlaying:
+		return "live"
+	case PhaseOver:
+		return "finished"
+	}
+	return "open"
+}

@@ -1,0 +1,44 @@
+package room
+
+import (
+	"context"
+	"errors"
+)
+
+// Store errors. Implementations return (or wrap) these.
+var (
+	ErrSeqConflict      = errors.New("room: store: sequence conflict")
+	ErrStoreUnavailable = errors.New("room: store: unavailable")
+	ErrNotFound         = errors.New("room: store: no such room")
+	ErrExists           = errors.New("room: store: room exists")
+)
+
+// Store is a room's durable event log. It is shaped after a Redis log: one atomic,
+// seq-checked append per command that also writes the room's lobby summary.
+//
+// Create stores a new room with its first event (seq 1); ErrExists if the id is taken.
+// Append stores events numbered expectedSeq+1, … atomically, only if the room's last
+// seq is expectedSeq (else ErrSeqConflict, nothing written), and replaces the room's
+// summary. Events returns the stored events with Seq >= fromSeq in order (fromSeq 0 or
+// 1: the whole log); ErrNotFound for an unknown room. Failures of the backend are
+// reported as ErrStoreUnavailable (wrapped); after such a failure, Append has either
+// written everything or nothing.
+type Store interface {
+	Create(ctx context.Context, id string, first Event, sum Summary) error
+	Append(ctx context.Context, id string, expectedSeq uint64, events []Event, sum Summary) error
+	Events(ctx context.Context, id string, fromSeq uint64) ([]Event, error)
+}
+
+// ListQuery selects lobby entries: Status "open", "live" or "finished" ("" all), public
+// rooms only unless All, at most Limit (default 50), after Cursor (from a previous List).
+type ListQuery struct {
+	Status string
+	All    bool
+	Cursor string
+	Limit  int
+}
+
+// Lister is implemented by stores that keep lobby indexes.
+type Lister interface {
+	List(ctx context.Context, q ListQuery) (rooms []Summary, next string, err error)
+}
