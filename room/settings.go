@@ -41,9 +41,11 @@ type TimeControl struct {
 func (t TimeControl) Enabled() bool { return t.BaseMS > 0 || t.PerMoveMS > 0 }
 
 // Base, Increment and PerMove return the fields as durations.
-func (t TimeControl) Base() time.Duration      { return time.Duration(t.BaseMS) * time.Millisecond }
-func (t TimeControl) Increment() time.Duration { return time.Duration(t.IncrementMS) * time.Millisecond }
-func (t TimeControl) PerMove() time.Duration   { return time.Duration(t.PerMoveMS) * time.Millisecond }
+func (t TimeControl) Base() time.Duration { return time.Duration(t.BaseMS) * time.Millisecond }
+func (t TimeControl) Increment() time.Duration {
+	return time.Duration(t.IncrementMS) * time.Millisecond
+}
+func (t TimeControl) PerMove() time.Duration { return time.Duration(t.PerMoveMS) * time.Millisecond }
 
 // Settings are a room's fixed configuration, stored in its created event.
 type Settings struct {
@@ -133,4 +135,6 @@ type Player struct {
 	Name string `json:"name"`
 }
 
-func validName(s string) bool { return utf8.ValidString(s) && utf8.RuneCountInString(s) <= MaxNameRunes }
+func validName(s string) bool {
+	return utf8.ValidString(s) && utf8.RuneCountInString(s) <= MaxNameRunes
+}
