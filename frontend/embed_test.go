@@ -1,0 +1,43 @@
+package frontend
+
+import (
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestEmbeddedFiles(t *testing.T) {
+	tests := []struct {
+		path string
+		want string
+	}{
+		{"index.html", `src="/static/js/app.js"`},
+		{"js/app.js", "import"},
+		{"js/protocol.js", "export function"},
+		{"js/rules.js", "export function"},
+		{"js/i18n.js", "export"},
+		{"css/app.css", "--board"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.path, func(t *testing.T) {
+			b, err := fs.ReadFile(FS(), tc.path)
+			require.NoError(t, err)
+			require.True(t, strings.Contains(string(b), tc.want), "%s should contain %q", tc.path, tc.want)
+		})
+	}
+}
+
+func TestIndexHTML(t *testing.T) {
+	require.Contains(t, string(IndexHTML()), "<!doctype html>")
+}
+
+func TestNoTestsEmbedded(t *testing.T) {
+	err := fs.WalkDir(FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		require.NoError(t, err)
+		require.False(t, strings.HasSuffix(p, ".test.js"), "test file embedded: %s", p)
+		return nil
+	})
+	require.NoError(t, err)
+}

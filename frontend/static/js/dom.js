@@ -1,0 +1,92 @@
+// dom.js: small DOM helpers (browser only).
+import { t } from './i18n.js';
+
+/**
+ * h creates an element: h('button.btn.primary', {onclick, type: 'button'}, 'text', child...).
+ * Attributes starting with "on" become listeners; `dataset`, `style` objects are merged;
+ * false/null attributes are skipped; children may be strings, nodes, arrays, null.
+ */
+export function h(tag, attrs, ...children) {
+  return build(document.createElement(tag.split('.')[0] || 'div'), tag, attrs, children);
+}
+
+/** s is h for SVG elements. */
+export function s(tag, attrs, ...children) {
+  return build(document.createElementNS('http://www.w3.org/2000/svg', tag.split('.')[0]), tag, attrs, children);
+}
+
+function build(el, tag, attrs, children) {
+  const classes = tag.split('.').slice(1);
+  if (classes.length) el.setAttribute('class', classes.join(' '));
+  if (attrs && (typeof attrs !== 'object' || attrs instanceof Node || Array.isArray(attrs))) {
+    children.unshift(attrs);
+    attrs = null;
+  }
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === false || v == null) continue;
+    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else if (k === 'dataset') Object.assign(el.dataset, v);
+    else if (k === 'class') el.setAttribute('class', [el.getAttribute('class'), v].filter(Boolean).join(' '));
+    else if (k === 'text') el.textContent = v;
+    else if (k === 'value' || k === 'checked' || k === 'disabled' || k === 'selected') el[k] = v;
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const c of children) {
+    if (c == null || c === false) continue;
+    if (Array.isArray(c)) append(el, c);
+    else el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+/** applyI18n fills [data-i18n], [data-i18n-title], [data-i18n-placeholder], [data-i18n-label] under root. */
+export function applyI18n(root = document) {
+  root.querySelectorAll('[data-i18n]').forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  root.querySelectorAll('[data-i18n-title]').forEach((el) => {
+    el.title = t(el.dataset.i18nTitle);
+    el.setAttribute('aria-label', el.title);
+  });
+  root.querySelectorAll('[data-i18n-placeholder]').forEach((el) => { el.placeholder = t(el.dataset.i18nPlaceholder); });
+  root.querySelectorAll('[data-i18n-label]').forEach((el) => { el.setAttribute('aria-label', t(el.dataset.i18nLabel)); });
+}
+
+/** toast shows a short message; tone: info | error | success. */
+export function toast(message, tone = 'info', ms = 4500) {
+  const box = document.getElementById('toasts');
+  if (!box) return;
+  const el = h('div.toast', { class: `toast-${tone}`, role: tone === 'error' ? 'alert' : 'status' }, message);
+  box.append(el);
+  setTimeout(() => el.classList.add('toast-out'), ms);
+  setTimeout(() => el.remove(), ms + 400);
+}
+
+/** banner shows (or hides with null) the connection banner under the top bar. */
+export function banner(message, tone = 'warn') {
+  const el = document.getElementById('conn-banner');
+  if (!el) return;
+  if (!message) { el.hidden = true; el.textContent = ''; return; }
+  el.hidden = false;
+  el.className = `conn-banner conn-${tone}`;
+  el.textContent = message;
+}
+
+/** copyText copies to the clipboard, falling back to a hidden textarea. */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const ta = h('textarea', { style: 'position:fixed;opacity:0', readonly: true });
+    ta.value = text;
+    document.body.append(ta);
+    ta.select();
+    let ok = false;
+    try { ok = document.execCommand('copy'); } catch { ok = false; }
+    ta.remove();
+    return ok;
+  }
+}

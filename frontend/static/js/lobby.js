@@ -1,0 +1,218 @@
+// lobby.js: lobby page (live, open, finished games) and the create-game dialog.
+import { h, s, applyI18n } from './dom.js';
+import { t, onLang, levelName } from './i18n.js';
+import * as api from './api.js';
+import * as store from './store.js';
+import { normalizeSummary } from './state.js';
+import { formatTimeControl } from './clock.js';
+
+const POLL_MS = 5000;
+const FALLBACK_LEVELS = ['beginner', 'novice', 'intermediate', 'advanced', 'expert', 'master'];
+const TIME_PRESETS = [
+  { id: '1+0', base_ms: 60000, increment_ms: 0 },
+  { id: '3+2', base_ms: 180000, increment_ms: 2000 },
+  { id: '5+5', base_ms: 300000, increment_ms: 5000 },
+  { id: '10+5', base_ms: 600000, increment_ms: 5000 },
+  { id: '15+10', base_ms: 900000, increment_ms: 10000 },
+  { id: 'none', base_ms: 0, increment_ms: 0 },
+];
+
+let levelsCache = null;
+
+/** levels returns the AI level names from GET /api/engines (cached). */
+async function levels() {
+  if (levelsCache) return levelsCache;
+  try {
+    const res = await api.engines();
+    const names = (res && res.levels || []).map((l) => (typeof l === 'string' ? l : l.name)).filter(Boolean);
+    levelsCache = names.length ? names : FALLBACK_LEVELS;
+  } catch {
+    return FALLBACK_LEVELS;
+  }
+  return levelsCache;
+}
+
+function miniBoard() {
+  const stones = [[3, 3, 'b'], [4, 3, 'w'], [4, 4, 'b'], [5, 5, 'b'], [3, 5, 'w'], [6, 6, 'b'], [2, 6, 'w'], [5, 3, 'w'], [2, 2, 'b']];
+  const g = s('svg.hero-board', { viewBox: '0 0 180 180', 'aria-hidden': 'true' },
+    s('rect', { x: 0, y: 0, width: 180, height: 180, rx: 10, fill: '#dcaa62' }));
+  for (let i = 0; i < 9; i++) {
+    const p = 10 + i * 20;
+    g.append(s('line', { x1: 10, y1: p, x2: 170, y2: p, stroke: '#5a3d17', 'stroke-width': 1 }));
+    g.append(s('line', { x1: p, y1: 10, x2: p, y2: 170, stroke: '#5a3d17', 'stroke-width': 1 }));
+  }
+  for (const [x, y, c] of stones) {
+    g.append(s('circle', { cx: 10 + x * 20, cy: 10 + y * 20, r: 9, fill: c === 'b' ? '#151515' : '#f4f1ea', stroke: c === 'b' ? 'none' : '#999' }));
+  }
+  return g;
+}
+
+function seatLabel(seat) {
+  if (!seat) return h('span.muted', t('seat.open'));
+  if (seat.kind !== 'human') return h('span', seat.level ? t('seat.ai', { level: levelName(seat.level) }) : seat.name);
+  return h('span', seat.name);
+}
+
+function roomItem(r, kind) {
+  const action = kind === 'open' ? 'lobby.join' : kind === 'live' ? 'lobby.watch' : 'lobby.replay';
+  const meta = [
+    h('span', t(`rule.${r.rule}`) || r.rule),
+    h('span', `${r.size}×${r.size}`),
+    r.time ? h('span', formatTimeControl(r.time)) : null,
+    h('span', t('lobby.moves', { n: r.moves })),
+    kind === 'live' && r.spectators ? h('span', t('lobby.spectators', { n: r.spectators })) : null,
+    kind === 'finished' && r.result ? h('span', r.result === 'draw' ? t('status.draw') : t('status.wins', { color: t(`color.${r.result}`) }) + (r.reason ? ` · ${t(`reason.${r.reason}`)}` : '')) : null,
+  ];
+  const ai = [r.black, r.white].some((x) => x && x.kind !== 'human');
+  return h('li', null, h('a.room', { href: `/r/${encodeURIComponent(r.id)}`, dataset: { room: r.id } },
+    h('span.players', h('i.dot.dot-black'), seatLabel(r.black), h('span.muted', t('lobby.vs')), h('i.dot.dot-white'), seatLabel(r.white),
+      ai ? h('span.badge.badge-ai', 'AI') : null, kind === 'live' ? h('span.badge.badge-live', 'LIVE') : null),
+    h('span.meta', meta),
+    h('span.go.btn.btn-sm', { class: kind === 'open' ? 'btn-primary' : '' }, t(action))));
+}
+
+/** renderLobby draws the lobby into main and returns a teardown function. */
+export function renderLobby(main, ctx) {
+  const cols = {};
+  const mk = (kind) => {
+    const list = h('ul.room-list', { 'aria-live': 'polite' });
+    const count = h('span.count', '0');
+    cols[kind] = { list, count, rooms: null, error: null };
+    return h('section.card.lobby-col', { 'aria-labelledby': `h-${kind}` },
+      h('h2', { id: `h-${kind}` }, h('span', { 'data-i18n': `lobby.${kind}` }, t(`lobby.${kind}`)), count), list);
+  };
+  main.replaceChildren(
+    h('section.hero', null,
+      h('div', null,
+        h('h1', { 'data-i18n': 'lobby.hero.title' }, t('lobby.hero.title')),
+        h('p', { 'data-i18n': 'lobby.hero.text' }, t('lobby.hero.text')),
+        h('div.actions', null,
+          h('button.btn.btn-primary', { type: 'button', id: 'quick-ai', 'data-i18n': 'lobby.quick.ai', onclick: () => openCreateDialog(ctx, 'ai') }, t('lobby.quick.ai')),
+          h('button.btn', { type: 'button', id: 'quick-human', 'data-i18n': 'lobby.quick.human', onclick: () => openCreateDialog(ctx, 'human') }, t('lobby.quick.human')),
+          h('button.btn', { type: 'button', id: 'quick-aivai', 'data-i18n': 'lobby.quick.exhibition', onclick: () => openCreateDialog(ctx, 'aivai') }, t('lobby.quick.exhibition')))),
+      miniBoard()),
+    h('div.lobby-grid', null, mk('live'), mk('open'), mk('finished')));
+
+  const draw = () => {
+    for (const [kind, c] of Object.entries(cols)) {
+      if (c.error) {
+        c.list.replaceChildren(h('li.empty', { role: 'alert' }, t('lobby.loadError', { message: c.error })));
+        continue;
+      }
+      if (!c.rooms) { c.list.replaceChildren(h('li.empty', t('misc.loading'))); continue; }
+      c.count.textContent = String(c.rooms.length);
+      c.list.replaceChildren(...(c.rooms.length ? c.rooms.map((r) => roomItem(r, kind)) : [h('li.empty', t(`lobby.empty.${kind}`))]));
+    }
+  };
+  let alive = true;
+  const load = async () => {
+    await Promise.all(Object.keys(cols).map(async (kind) => {
+      try {
+        const res = await api.listRooms(kind, 20);
+        cols[kind].rooms = ((res && res.rooms) || []).map(normalizeSummary).filter((r) => r.id);
+        cols[kind].error = null;
+      } catch (e) {
+        cols[kind].error = e.code === 'network' ? t('error.network') : e.message;
+      }
+    }));
+    if (alive) draw();
+  };
+  draw();
+  load();
+  const timer = setInterval(() => { if (!document.hidden) load(); }, POLL_MS);
+  const off = onLang(() => { applyI18n(main); draw(); });
+  document.title = `${t('app.title')} · 五子棋`;
+  return () => { alive = false; clearInterval(timer); off(); };
+}
+
+function seg(name, options, checked) {
+  return h('div.seg', { role: 'radiogroup' }, options.map(([value, label]) => h('label', null,
+    h('input', { type: 'radio', name, value, checked: value === checked }), h('span', label))));
+}
+
+/** openCreateDialog shows the create-game dialog; mode: human | ai | aivai. */
+export async function openCreateDialog(ctx, mode = store.get('lastMode', 'ai')) {
+  const dlg = document.getElementById('create-dialog');
+  const lv = await levels();
+  const prev = store.get('lastCreate', {});
+  const levelSelect = (name, value) => h('select', { name, id: `f-${name}` },
+    lv.map((l) => h('option', { value: l, selected: l === value }, levelName(l))));
+  const timeSel = h('select', { name: 'time', id: 'f-time' }, TIME_PRESETS.map((p) => h('option', { value: p.id, selected: p.id === (prev.time || '5+5') }, p.id === 'none' ? t('create.time.none') : p.id)));
+  const sizeSel = h('select', { name: 'size', id: 'f-size' }, [15, 16, 17, 18, 19, 20].map((n) => h('option', { value: n, selected: n === (prev.size || 15) }, `${n}×${n}`)));
+  const ruleSel = h('select', { name: 'rule', id: 'f-rule' }, ['freestyle', 'standard', 'renju'].map((r) => h('option', { value: r, selected: r === (prev.rule || 'freestyle') }, t(`rule.${r}`))));
+  const err = h('p.form-error', { role: 'alert' });
+  const submit = h('button.btn.btn-primary', { type: 'submit', id: 'create-submit' }, t('create.submit'));
+  const form = h('form', { method: 'dialog' },
+    h('h2', { id: 'create-title' }, t('create.title')),
+    h('fieldset.field', null, h('legend', t('create.mode')),
+      seg('mode', [['human', t('create.mode.human')], ['ai', t('create.mode.ai')], ['aivai', t('create.mode.aivai')]], mode)),
+    h('fieldset.field.only-human', null, h('legend', t('create.visibility')),
+      seg('visibility', [['public', t('create.public')], ['private', t('create.private')]], prev.visibility || 'public')),
+    h('div.row2.only-ai', null,
+      h('label.field', { for: 'f-level' }, h('span.label', t('create.level')), levelSelect('level', prev.level || lv[Math.min(1, lv.length - 1)]))),
+    h('fieldset.field.only-play', null, h('legend', t('create.color')),
+      seg('color', [['black', t('create.color.black')], ['white', t('create.color.white')], ['random', t('create.color.random')]], prev.color || 'random')),
+    h('div.row2.only-aivai', null,
+      h('label.field', { for: 'f-level_black' }, h('span.label', t('create.level.black')), levelSelect('level_black', prev.level_black || lv[lv.length - 1])),
+      h('label.field', { for: 'f-level_white' }, h('span.label', t('create.level.white')), levelSelect('level_white', prev.level_white || lv[lv.length - 1]))),
+    h('div.row2', null,
+      h('label.field', { for: 'f-rule' }, h('span.label', t('create.rule')), ruleSel),
+      h('label.field', { for: 'f-size' }, h('span.label', t('create.size')), sizeSel)),
+    h('div.row2', null,
+      h('label.field', { for: 'f-time' }, h('span.label', t('create.time')), timeSel),
+      h('div.field', null,
+        h('label.check', null, h('input', { type: 'checkbox', name: 'takebacks', checked: prev.takebacks ?? true }), t('create.takebacks')),
+        h('label.check', null, h('input', { type: 'checkbox', name: 'chat', checked: prev.chat ?? true }), t('create.chat')))),
+    err,
+    h('div.buttons', null,
+      h('button.btn', { type: 'button', onclick: () => dlg.close() }, t('create.cancel')),
+      submit));
+  const sync = () => {
+    const m = form.elements.mode.value;
+    form.querySelectorAll('.only-human').forEach((el) => { el.hidden = m !== 'human'; });
+    form.querySelectorAll('.only-ai').forEach((el) => { el.hidden = m !== 'ai'; });
+    form.querySelectorAll('.only-aivai').forEach((el) => { el.hidden = m !== 'aivai'; });
+    form.querySelectorAll('.only-play').forEach((el) => { el.hidden = m === 'aivai'; });
+  };
+  form.addEventListener('change', sync);
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const f = form.elements;
+    const m = f.mode.value;
+    const tc = TIME_PRESETS.find((p) => p.id === f.time.value) || TIME_PRESETS[2];
+    const body = {
+      rule: f.rule.value, size: Number(f.size.value),
+      time: { base_ms: tc.base_ms, increment_ms: tc.increment_ms, per_move_ms: 0 },
+      takebacks: f.takebacks.checked, chat: f.chat.checked,
+    };
+    if (m === 'human') Object.assign(body, { me: f.color.value, opponent: { kind: 'human' }, public: f.visibility.value === 'public' });
+    if (m === 'ai') Object.assign(body, { me: f.color.value, opponent: { kind: 'ai', level: f.level.value }, public: true, hints: true });
+    if (m === 'aivai') Object.assign(body, { me: 'none', black: { kind: 'ai', level: f.level_black.value }, white: { kind: 'ai', level: f.level_white.value }, public: true });
+    store.put('lastMode', m);
+    store.put('lastCreate', {
+      rule: body.rule, size: body.size, time: tc.id, takebacks: body.takebacks, chat: body.chat,
+      visibility: f.visibility.value, color: f.color.value, level: f.level.value, level_black: f.level_black.value, level_white: f.level_white.value,
+    });
+    submit.disabled = true;
+    submit.textContent = t('create.creating');
+    err.textContent = '';
+    try {
+      await api.ensurePlayer(ctx.playerName());
+      const res = await api.createRoom(body);
+      const room = (res && res.room) || res || {};
+      const id = room.id || room.room_id || ((res && res.invite_url) || '').split('/').pop();
+      dlg.close();
+      ctx.navigate(`/r/${encodeURIComponent(id)}`);
+    } catch (ex) {
+      err.textContent = ex.code && t(`error.${ex.code}`) !== `error.${ex.code}` ? `${t(`error.${ex.code}`)} ${ex.message ? `(${ex.message})` : ''}` : t('error.generic', { message: ex.message });
+    } finally {
+      submit.disabled = false;
+      submit.textContent = t('create.submit');
+    }
+  });
+  dlg.replaceChildren(form);
+  sync();
+  if (!dlg.open) dlg.showModal();
+  const first = form.querySelector('input[name=mode]:checked');
+  if (first) first.focus();
+}
