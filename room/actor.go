@@ -1,0 +1,433 @@
+package room
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gomoku-arena/gomoku/engine"
+)
+
+// Room is a live room: one goroutine (the actor) owns its State and serialises every
+// input — commands, subscriptions, timers, AI results — through bounded channels. A
+// command's events are appended to the Store first; only when that succeeded does the
+// state change, the command get its Reply and subscribers see the events.
+type Room struct {
+	id    string
+	opts  Options
+	store Store
+
+	cmdC   chan request
+	subC   chan subRequest
+	unsubC chan *Subscription
+	aiC    chan aiMsg
+	progC  chan progMsg
+	stopC  chan struct{}
+	done   chan struct{}
+	stop   sync.Once
+	cur    atomic.Pointer[State]
+	pres   atomic.Pointer[Presence]
+	reason atomic.Value // error: why the room stopped
+
+	// Owned by the actor goroutine.
+	state     State
+	log       []Event // recent events (tail of the log)
+	subs      map[*Subscription]struct{}
+	conns     map[string]int       // open subscriptions per player id
+	since     map[string]time.Time // last presence change per player id
+	started   time.Time
+	noSubsAt  time.Time // when the last subscriber left (zero while someone is connected)
+	search    *search
+	hints     map[*search]request
+	players   [2]engine.Player // by seat of game 1
+	retryAt   time.Time        // retry of a failed timer-driven write
+	pendingAI *aiMsg           // AI move whose write failed, retried at retryAt
+	lastAI    *AIProgress
+	wg        sync.WaitGroup // search goroutines
+	ctx       context.Context
+	cancel    context.CancelFunc
+}
+
+// Reply acknowledges a command: Seq is the seq of its last stored event (the current
+// seq for no-op commands). Duplicate is set for a resent move acknowledged again.
+// Hint answers a hint command.
+type Reply struct {
+	Seq       uint64
+	Duplicate bool
+	Hint      *Hint
+}
+
+type request struct {
+	cmd   Command
+	reply chan response // buffered (1)
+}
+
+type response struct {
+	Reply
+	err error
+}
+
+// ID returns the room id.
+func (r *Room) ID() string { return r.id }
+
+// State returns the room's current state (safe from any goroutine).
+func (r *Room) State() State { return *r.cur.Load() }
+
+// Presence returns the latest presence (safe from any goroutine).
+func (r *Room) Presence() Presence { return *r.pres.Load() }
+
+// Snapshot returns the room's snapshot with presence, at the room clock's now.
+func (r *Room) Snapshot() Snapshot {
+	s := r.State().Snapshot(r.opts.Clock.Now())
+	p := r.Presence()
+	s.Presence = &p
+	return s
+}
+
+// Done is closed when the room has stopped and its goroutines have ended.
+func (r *Room) Done() <-chan struct{} { return r.done }
+
+// Err returns why the room stopped (nil while it runs).
+func (r *Room) Err() error {
+	if e, ok := r.reason.Load().(error); ok {
+		return e
+	}
+	return nil
+}
+
+// Do sends cmd to the room and waits for its reply. Errors are *Error values (see
+// ClientError); ErrRoomClosed when the room stopped; ctx's error when ctx ended first
+// (the command may or may not have been applied then).
+func (r *Room) Do(ctx context.Context, cmd Command) (Reply, error) {
+	req := request{cmd: cmd, reply: make(chan response, 1)}
+	select {
+	case r.cmdC <- req:
+	case <-r.done:
+		return Reply{}, ErrRoomClosed
+	case <-ctx.Done():
+		return Reply{}, ctx.Err()
+	}
+	select {
+	case res := <-req.reply:
+		return res.Reply, res.err
+	case <-r.done:
+		// The actor may have answered just before stopping.
+		select {
+		case res := <-req.reply:
+			return res.Reply, res.err
+		default:
+		}
+		return Reply{}, ErrRoomClosed
+	case <-ctx.Done():
+		return Reply{}, ctx.Err()
+	}
+}
+
+// Stop stops the room and waits until its goroutines have ended (or ctx ends).
+func (r *Room) Stop(ctx context.Context) error {
+	r.stop.Do(func() { close(r.stopC) })
+	select {
+	case <-r.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Start runs a live room for state (as rebuilt by Replay, whose last events are log)
+// on store. Most callers use a Manager instead.
+func Start(store Store, state State, log []Event, opts Options) *Room {
+	opts = opts.withDefaults()
+	now := opts.Clock.Now()
+	r := &Room{
+		id: state.ID(), opts: opts, store: store,
+		cmdC:    make(chan request, opts.CommandQueue),
+		subC:    make(chan subRequest, 16),
+		unsubC:  make(chan *Subscription, 16),
+		aiC:     make(chan aiMsg, 4),
+		progC:   make(chan progMsg, 8),
+		stopC:   make(chan struct{}),
+		done:    make(chan struct{}),
+		state:   state,
+		subs:    map[*Subscription]struct{}{},
+		conns:   map[string]int{},
+		since:   map[string]time.Time{},
+		hints:   map[*search]request{},
+		started: now, noSubsAt: now,
+	}
+	if n := len(log); n > opts.MaxBacklog {
+		log = log[n-opts.MaxBacklog:]
+	}
+	r.log = append([]Event(nil), log...)
+	r.ctx, r.cancel = context.WithCancel(context.Background())
+	r.cur.Store(&r.state)
+	r.publishPresence(false)
+	go r.loop()
+	return r
+}
+
+// Restore loads room id from store, replays its events and starts it. The side to move
+// is not charged for the time the room was not running.
+func Restore(ctx context.Context, store Store, id string, opts Options) (*Room, error) {
+	events, err := store.Events(ctx, id, 1)
+	if err != nil {
+		if errors.Is(err, ErrNotFound) {
+			return nil, ErrNoSuchRoom
+		}
+		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	st, err := Replay(events)
+	if err != nil {
+		return nil, fmt.Errorf("%w: room %s: %v", ErrInternal, id, err)
+	}
+	o := opts.withDefaults()
+	st = st.Resume(o.Clock.Now())
+	return Start(store, st, events, opts), nil
+}
+
+func (r *Room) loop() {
+	var timer Timer
+	var wake time.Time
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+		r.shutdown()
+	}()
+	r.afterChange()
+	for {
+		if r.shouldStop() {
+			r.reason.Store(ErrRoomStopped)
+			return
+		}
+		next := r.nextWake()
+		if !next.Equal(wake) {
+			if timer != nil {
+				timer.Stop()
+				timer = nil
+			}
+			wake = next
+			if !next.IsZero() {
+				timer = r.opts.Clock.NewTimer(next.Sub(r.opts.Clock.Now()))
+			}
+		}
+		var timerC <-chan time.Time
+		if timer != nil {
+			timerC = timer.C()
+		}
+		select {
+		case <-r.stopC:
+			r.reason.Store(ErrRoomStopped)
+			return
+		case req := <-r.cmdC:
+			rep, err := r.handle(req)
+			if err == errDeferred {
+				continue
+			}
+			req.reply <- response{rep, err}
+		case sr := <-r.subC:
+			r.subscribe(sr)
+		case s := <-r.unsubC:
+			r.drop(s, ErrUnsubscribed)
+		case m := <-r.aiC:
+			r.aiResult(m)
+		case p := <-r.progC:
+			r.aiProgress(p)
+		case <-timerC:
+			timer, wake = nil, time.Time{}
+			r.onTimer()
+		}
+	}
+}
+
+var errDeferred = errors.New("room: reply deferred")
+
+func (r *Room) handle(req request) (Reply, error) {
+	cmd := req.cmd
+	switch cmd.Kind {
+	case CmdHint:
+		return r.startHint(req)
+	case CmdAIMove, CmdForfeit, CmdAbandon, CmdTimeout:
+		return Reply{}, fmt.Errorf("%w: internal command", ErrUnknownType)
+	case CmdClaimVictory:
+		if me := r.state.ColorOf(cmd.By.ID); me != engine.Empty {
+			cmd.GoneSince, cmd.Grace = r.goneSince(me.Opponent()), r.opts.Grace
+		}
+	}
+	return r.exec(cmd)
+}
+
+// exec applies cmd (after flagging an expired clock), persists, then publishes.
+func (r *Room) exec(cmd Command) (Reply, error) {
+	now := r.opts.Clock.Now()
+	if cmd.Kind != CmdTimeout && r.state.Expired(now) {
+		if _, err := r.commit(Command{Kind: CmdTimeout}, now); err != nil {
+			return Reply{}, err
+		}
+	}
+	return r.commit(cmd, now)
+}
+
+func (r *Room) commit(cmd Command, now time.Time) (Reply, error) {
+	st, events, err := Apply(r.state, cmd, now)
+	var dup *DuplicateError
+	if errors.As(err, &dup) {
+		return Reply{Seq: dup.Seq, Duplicate: true}, nil
+	}
+	if err != nil {
+		return Reply{}, err
+	}
+	if len(events) == 0 {
+		return Reply{Seq: r.state.Seq()}, nil
+	}
+	ctx, cancel := context.WithTimeout(r.ctx, r.opts.StoreTimeout)
+	err = r.store.Append(ctx, r.id, r.state.Seq(), events, st.Summary())
+	cancel()
+	if err != nil {
+		if errors.Is(err, ErrSeqConflict) {
+			r.reload()
+			return Reply{}, fmt.Errorf("%w: %v", ErrConflict, err)
+		}
+		r.opts.Logger.Warn("room: append failed", "room", r.id, "err", err)
+		return Reply{}, fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	r.setState(st, events)
+	return Reply{Seq: st.Seq()}, nil
+}
+
+// setState installs a stored state and publishes its events.
+func (r *Room) setState(st State, events []Event) {
+	r.state = st
+	r.cur.Store(&st)
+	r.log = append(r.log, events...)
+	if n := len(r.log); n > r.opts.MaxBacklog {
+		r.log = append([]Event(nil), r.log[n-r.opts.MaxBacklog:]...)
+	}
+	for i := range events {
+		e := events[i].clone()
+		r.broadcast(Update{Event: &e})
+	}
+	r.afterChange()
+}
+
+// reload catches up with events another writer stored (seq conflict).
+func (r *Room) reload() {
+	ctx, cancel := context.WithTimeout(r.ctx, r.opts.StoreTimeout)
+	defer cancel()
+	events, err := r.store.Events(ctx, r.id, r.state.Seq()+1)
+	if err != nil {
+		return
+	}
+	st, err := ReplayFrom(r.state, events)
+	if err != nil {
+		r.opts.Logger.Error("room: reload failed", "room", r.id, "err", err)
+		return
+	}
+	r.setState(st, events)
+}
+
+// afterChange reconciles the AI search and presence with the state.
+func (r *Room) afterChange() {
+	r.syncAI()
+	r.publishPresence(true)
+}
+
+func (r *Room) shouldStop() bool {
+	if len(r.subs) > 0 || len(r.hints) > 0 {
+		return false
+	}
+	return r.state.Phase() == PhaseOver && r.pendingAI == nil && r.retryAt.IsZero() &&
+		!r.opts.Clock.Now().Before(r.noSubsAt.Add(r.opts.Linger))
+}
+
+// nextWake returns the earliest time the actor must act without input.
+func (r *Room) nextWake() time.Time {
+	var t time.Time
+	earliest := func(x time.Time) {
+		if !x.IsZero() && (t.IsZero() || x.Before(t)) {
+			t = x
+		}
+	}
+	earliest(r.state.Deadline())
+	earliest(r.retryAt)
+	for _, c := range []engine.Color{engine.Black, engine.White} {
+		earliest(r.graceEnd(c))
+	}
+	if len(r.subs) == 0 && !r.aiVsAIPlaying() {
+		earliest(r.noSubsAt.Add(r.opts.IdleTimeout))
+	}
+	if len(r.subs) == 0 && r.state.Phase() == PhaseOver {
+		earliest(r.noSubsAt.Add(r.opts.Linger))
+	}
+	return t
+}
+
+func (r *Room) aiVsAIPlaying() bool {
+	return r.state.Phase() == PhasePlaying && r.state.Seat(engine.Black).Spec.IsMachine() &&
+		r.state.Seat(engine.White).Spec.IsMachine()
+}
+
+func (r *Room) onTimer() {
+	now := r.opts.Clock.Now()
+	if !r.retryAt.IsZero() && !now.Before(r.retryAt) {
+		r.retryAt = time.Time{}
+		r.retryAI()
+	}
+	if r.state.Expired(now) {
+		if _, err := r.commit(Command{Kind: CmdTimeout}, now); err != nil {
+			r.retryAt = now.Add(r.opts.RetryDelay)
+		}
+	}
+	for _, c := range []engine.Color{engine.Black, engine.White} {
+		if !r.graceOver(c, now) {
+			continue
+		}
+		if r.state.Phase() == PhaseWaiting || !r.state.ReallyStarted() {
+			if _, err := r.commit(Command{Kind: CmdAbandon}, now); err != nil && Code(err) == ErrUnavailable.Code {
+				r.retryAt = now.Add(r.opts.RetryDelay)
+			}
+		}
+	}
+	r.publishPresence(true) // a countdown may have ended: the opponent may claim
+	if len(r.subs) == 0 && !r.aiVsAIPlaying() && !now.Before(r.noSubsAt.Add(r.opts.IdleTimeout)) {
+		r.stop.Do(func() { close(r.stopC) })
+	}
+}
+
+// shutdown cancels searches, waits for them, ends subscriptions and pending hints.
+func (r *Room) shutdown() {
+	r.cancel()
+	r.wg.Wait()
+	reason := r.Err()
+	for s := range r.subs {
+		r.closeSub(s, reason)
+	}
+	for _, req := range r.hints {
+		req.reply <- response{err: ErrRoomClosed}
+	}
+	r.hints = nil
+	for i, p := range r.players {
+		if c, ok := p.(io.Closer); ok {
+			_ = c.Close()
+		}
+		r.players[i] = nil
+	}
+	// Drain requests that raced with the stop.
+	for {
+		select {
+		case req := <-r.cmdC:
+			req.reply <- response{err: ErrRoomClosed}
+			continue
+		default:
+		}
+		break
+	}
+	if r.opts.OnStop != nil {
+		r.opts.OnStop(r)
+	}
+	close(r.done)
+}

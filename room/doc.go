@@ -1,0 +1,51 @@
+// Package room is where a Gomoku game lives: settings, seats (human, built-in AI,
+// external engine), spectators, clocks, offers (draw, takeback, rematch), abort and
+// abandonment, and the AI seats' searches.
+//
+// # Pure core
+//
+// Apply(state, cmd, now) checks a Command against a State and returns the new State and
+// the Events that record the change, numbered from state.Seq()+1. It does no I/O and
+// starts no goroutine; State is an immutable value. Replay(events) rebuilds the State
+// from the event log (both go through the same fold, so live and replayed states are
+// equal). Refusals are *Error values with stable protocol codes (ClientError, Code);
+// a resent duplicate move yields a *DuplicateError holding the seq to acknowledge again.
+//
+// # Actor
+//
+// A live room is a *Room: one goroutine owns its state and serialises commands (Do),
+// subscriptions (Subscribe), timers (clock flag, abandonment, idle stop) and AI results.
+// Persist-then-publish: a command's events are appended to the Store with the expected
+// seq; only after that succeeded does the state change, the command get its Reply (with
+// the seq) and subscribers see the events. A store failure returns ErrUnavailable and
+// changes nothing. Subscribers get Updates through bounded queues; a subscriber whose
+// queue is full is dropped (its channel is closed, Err() == ErrSlowSubscriber) and
+// catches up by subscribing again with its last seq. AI progress and presence are
+// ephemeral Updates without seq.
+//
+// Presence: a subscription whose Viewer holds a seat makes that seat connected. A seat
+// gone longer than Options.StartGrace before both sides have moved aborts the game;
+// after that, once it is gone longer than Options.Grace the opponent may send
+// claim_victory (presence reports Claimable).
+//
+// AI seats: when a machine seat is to move the actor hands a clone of the board to a
+// search goroutine that waits for a slot of the shared Scheduler (status "queued"),
+// streams throttled progress (≤ 10/s) and returns its move as an internal command that
+// Apply checks against the position hash it was computed for. Searches are cancelled
+// when their position stops being current (takeback, resign, abort, …) and when the
+// room stops.
+//
+// # Manager (what the server uses)
+//
+//	m := room.NewManager(store, room.Options{})        // store: room.NewMemStore() or roomredis
+//	r, err := m.Create(ctx, room.CreateRequest{Settings: set, Creator: &me, Color: "black"})
+//	r, sub, err := m.Join(ctx, id, room.SubscribeOptions{FromSeq: lastSeq, Viewer: me})
+//	for u := range sub.C { … u.Snapshot / u.Event / u.AI / u.Presence … }  // sub.Err() after
+//	rep, err := r.Do(ctx, room.Command{Kind: room.CmdMove, By: me, Ply: 4, Point: "h8"})
+//	// err: room.ClientError(err).Code is the protocol code; rep.Seq goes in the ack
+//	m.Shutdown(ctx)
+//
+// Client frames decode with DecodeCommand (the server sets Command.By from the
+// authenticated token). Commands the server must not forward: internal kinds
+// (ai_move, forfeit, abandon, timeout, start) are refused by DecodeCommand and Do.
+package room

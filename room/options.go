@@ -1,0 +1,136 @@
+package room
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/gomoku-arena/gomoku/engine"
+)
+
+// PlayerResolver returns the engine.Player of a machine seat (built-in AI at a level or
+// a configured external engine). A returned player that implements io.Closer is closed
+// when its room stops.
+type PlayerResolver func(spec SeatSpec) (engine.Player, error)
+
+// Options configure rooms (and the Manager). Zero fields take the defaults below.
+type Options struct {
+	Clock        Clock          // default RealClock{}
+	Players      PlayerResolver // needed for AI and engine seats (default: DefaultPlayers)
+	ValidateSeat func(SeatSpec) error
+	Scheduler    *Scheduler // shared AI scheduler (default: NewScheduler(0, -1))
+
+	Grace      time.Duration // abandonment grace once both sides have moved (default 60 s)
+	StartGrace time.Duration // grace before that, then the game is aborted (default 20 s)
+	// IdleTimeout stops a room nobody is connected to (and that runs no AI vs AI game)
+	// after this long; a finished room with nobody connected stops at once. Default 5 min.
+	IdleTimeout time.Duration
+	// Linger keeps a finished room with nobody connected alive this long (default 5 s),
+	// so that a client that has just restored it can subscribe.
+	Linger time.Duration
+
+	CommandQueue int           // bounded command channel (default 64)
+	SubQueue     int           // per-subscriber queue (default 256)
+	MaxBacklog   int           // most events replayed on Subscribe before a snapshot (default 512)
+	StoreTimeout time.Duration // per store call (default 3 s)
+	RetryDelay   time.Duration // retry of a failed timer-driven write (default 1 s)
+
+	AIProgressInterval time.Duration // AI progress throttle (default 100 ms: ≤ 10/s)
+	// AILimits adjusts the limits of every AI search (for example a tiny budget in tests).
+	AILimits  func(engine.Limits) engine.Limits
+	HintLevel string        // level used for hints (default "beginner"… whatever Players accepts)
+	HintTime  time.Duration // hint search time (default 1 s)
+
+	Logger *slog.Logger
+	// OnStop is called (from the room's goroutine, last) when a room stops.
+	OnStop func(r *Room)
+}
+
+func (o Options) withDefaults() Options {
+	if o.Clock == nil {
+		o.Clock = RealClock{}
+	}
+	if o.Players == nil {
+		o.Players = DefaultPlayers
+		if o.ValidateSeat == nil {
+			o.ValidateSeat = DefaultValidateSeat
+		}
+	}
+	if o.ValidateSeat == nil {
+		o.ValidateSeat = func(SeatSpec) error { return nil }
+	}
+	if o.Scheduler == nil {
+		o.Scheduler = NewScheduler(0, -1)
+	}
+	if o.Grace <= 0 {
+		o.Grace = 60 * time.Second
+	}
+	if o.StartGrace <= 0 {
+		o.StartGrace = 20 * time.Second
+	}
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = 5 * time.Minute
+	}
+	if o.Linger <= 0 {
+		o.Linger = 5 * time.Second
+	}
+	if o.CommandQueue <= 0 {
+		o.CommandQueue = 64
+	}
+	if o.SubQueue <= 0 {
+		o.SubQueue = 256
+	}
+	if o.MaxBacklog <= 0 {
+		o.MaxBacklog = 512
+	}
+	if o.StoreTimeout <= 0 {
+		o.StoreTimeout = 3 * time.Second
+	}
+	if o.RetryDelay <= 0 {
+		o.RetryDelay = time.Second
+	}
+	if o.AIProgressInterval <= 0 {
+		o.AIProgressInterval = 100 * time.Millisecond
+	}
+	if o.HintLevel == "" {
+		o.HintLevel = "advanced"
+	}
+	if o.HintTime <= 0 {
+		o.HintTime = time.Second
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// ErrNoEngines is returned by DefaultPlayers for external engine seats.
+var ErrNoEngines = newError("bad_request", "no external engines are configured")
+
+// DefaultPlayers resolves built-in AI seats with engine.NewPlayer at the seat's level;
+// it refuses external engine seats (configure Options.Players for those).
+func DefaultPlayers(spec SeatSpec) (engine.Player, error) {
+	switch spec.Kind {
+	case AI:
+		l, err := engine.LevelByName(spec.Level)
+		if err != nil {
+			return nil, ErrUnknownPlayer
+		}
+		return engine.NewPlayer(l, engine.Options{}), nil
+	case Engine:
+		return nil, ErrNoEngines
+	}
+	return nil, ErrBadRequest
+}
+
+// DefaultValidateSeat accepts human seats, AI seats with a known level and no engine seats.
+func DefaultValidateSeat(spec SeatSpec) error {
+	switch spec.Kind {
+	case AI:
+		if _, err := engine.LevelByName(spec.Level); err != nil {
+			return ErrUnknownPlayer
+		}
+	case Engine:
+		return ErrNoEngines
+	}
+	return nil
+}

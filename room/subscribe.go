@@ -1,0 +1,289 @@
+package room
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/gomoku-arena/gomoku/engine"
+)
+
+// Subscription is a subscriber's bounded queue of updates. C is closed when the
+// subscription ends: by Close, when the room stops, or when the subscriber fell so
+// far behind that its queue filled up (Err is then ErrSlowSubscriber; the client
+// reconnects with its last seq and catches up from the store).
+type Subscription struct {
+	C      <-chan Update
+	ch     chan Update
+	room   *Room
+	viewer Player
+	once   sync.Once
+	mu     sync.Mutex
+	err    error
+}
+
+// Err returns why the subscription ended (nil while it runs).
+func (s *Subscription) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// Close ends the subscription (idempotent). Its channel is closed by the room.
+func (s *Subscription) Close() {
+	s.once.Do(func() {
+		select {
+		case s.room.unsubC <- s:
+		case <-s.room.done:
+		}
+	})
+}
+
+// SubscribeOptions: FromSeq is the last seq the client has seen (0: none, send a
+// snapshot). Viewer identifies the client: a seated player's subscriptions make the
+// seat "connected". Queue overrides Options.SubQueue.
+type SubscribeOptions struct {
+	FromSeq uint64
+	Viewer  Player
+	Queue   int
+}
+
+type subRequest struct {
+	opts  SubscribeOptions
+	reply chan *Subscription
+}
+
+// Subscribe registers a subscriber. Its first updates are exactly the persisted events
+// after FromSeq (from memory or the store), or a Snapshot when FromSeq is 0, unknown
+// or too old (Resync set when FromSeq was not 0), then a Presence update, then the
+// live stream.
+func (r *Room) Subscribe(ctx context.Context, opts SubscribeOptions) (*Subscription, error) {
+	req := subRequest{opts: opts, reply: make(chan *Subscription, 1)}
+	select {
+	case r.subC <- req:
+	case <-r.done:
+		return nil, ErrRoomClosed
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	select {
+	case s := <-req.reply:
+		return s, nil
+	case <-r.done:
+		select {
+		case s := <-req.reply:
+			return s, nil // C is closed: the room stopped right after
+		default:
+		}
+		return nil, ErrRoomClosed
+	}
+}
+
+func (r *Room) subscribe(req subRequest) {
+	o := req.opts
+	cur := r.state.Seq()
+	var backlog []Update
+	snapshot := func(resync bool) {
+		snap := r.state.Snapshot(r.opts.Clock.Now())
+		p := r.presence()
+		snap.Presence = &p
+		backlog = []Update{{Snapshot: &snap, Resync: resync}}
+	}
+	switch {
+	case o.FromSeq == 0:
+		snapshot(false)
+	case o.FromSeq > cur || cur-o.FromSeq > uint64(r.opts.MaxBacklog):
+		snapshot(true)
+	case o.FromSeq < cur:
+		events, ok := r.eventsAfter(o.FromSeq)
+		if !ok {
+			snapshot(true)
+			break
+		}
+		for i := range events {
+			e := events[i]
+			backlog = append(backlog, Update{Event: &e})
+		}
+	}
+	q := o.Queue
+	if q <= 0 {
+		q = r.opts.SubQueue
+	}
+	ch := make(chan Update, q+len(backlog)+2)
+	s := &Subscription{C: ch, ch: ch, room: r, viewer: o.Viewer}
+	for _, u := range backlog {
+		ch <- u
+	}
+	r.subs[s] = struct{}{}
+	r.noSubsAt = time.Time{}
+	if id := o.Viewer.ID; id != "" {
+		r.conns[id]++
+		if r.conns[id] == 1 {
+			r.since[id] = r.opts.Clock.Now()
+		}
+	}
+	r.publishPresence(true)
+	if r.lastAI != nil && r.search != nil {
+		p := *r.lastAI
+		r.send(s, Update{AI: &p})
+	}
+	req.reply <- s
+}
+
+// eventsAfter returns the events with seq > from: from memory or the store.
+func (r *Room) eventsAfter(from uint64) ([]Event, bool) {
+	if len(r.log) > 0 && r.log[0].Seq <= from+1 {
+		i := int(from + 1 - r.log[0].Seq)
+		out := make([]Event, 0, len(r.log)-i)
+		for _, e := range r.log[i:] {
+			out = append(out, e.clone())
+		}
+		return out, true
+	}
+	ctx, cancel := context.WithTimeout(r.ctx, r.opts.StoreTimeout)
+	defer cancel()
+	events, err := r.store.Events(ctx, r.id, from+1)
+	if err != nil || len(events) == 0 || events[0].Seq != from+1 || events[len(events)-1].Seq != r.state.Seq() {
+		return nil, false
+	}
+	return events, true
+}
+
+// send queues u for s without blocking: a full queue drops the subscriber. Ephemeral
+// updates are skipped instead when the queue is three-quarters full.
+func (r *Room) send(s *Subscription, u Update) {
+	if u.Ephemeral() && len(s.ch) >= cap(s.ch)*3/4 {
+		return
+	}
+	select {
+	case s.ch <- u:
+	default:
+		r.drop(s, ErrSlowSubscriber)
+	}
+}
+
+func (r *Room) broadcast(u Update) {
+	for s := range r.subs {
+		r.send(s, u)
+	}
+}
+
+// drop ends subscription s (if still registered) with reason.
+func (r *Room) drop(s *Subscription, reason error) {
+	if _, ok := r.subs[s]; !ok {
+		return
+	}
+	r.closeSub(s, reason)
+	delete(r.subs, s)
+	if id := s.viewer.ID; id != "" {
+		r.conns[id]--
+		if r.conns[id] <= 0 {
+			delete(r.conns, id)
+			r.since[id] = r.opts.Clock.Now()
+		}
+	}
+	if len(r.subs) == 0 {
+		r.noSubsAt = r.opts.Clock.Now()
+	}
+	r.publishPresence(true)
+}
+
+func (r *Room) closeSub(s *Subscription, reason error) {
+	s.mu.Lock()
+	s.err = reason
+	s.mu.Unlock()
+	close(s.ch)
+}
+
+// connected reports whether seat c is connected (machines always are).
+func (r *Room) connected(c engine.Color) bool {
+	seat := r.state.Seat(c)
+	if seat.Spec.IsMachine() {
+		return true
+	}
+	return seat.Player != nil && r.conns[seat.Player.ID] > 0
+}
+
+// goneSince returns since when the human at seat c is disconnected (zero if connected,
+// empty or a machine). A player never seen since the room (re)started counts from then.
+func (r *Room) goneSince(c engine.Color) time.Time {
+	seat := r.state.Seat(c)
+	if seat.Spec.IsMachine() || seat.Player == nil || r.conns[seat.Player.ID] > 0 {
+		return time.Time{}
+	}
+	if t, ok := r.since[seat.Player.ID]; ok {
+		return t
+	}
+	return r.started
+}
+
+// graceFor returns the abandonment grace that applies now: StartGrace in a game in
+// which not both sides have moved (then the game is aborted), else Grace.
+func (r *Room) graceFor() time.Duration {
+	if r.state.Phase() == PhasePlaying && !r.state.ReallyStarted() {
+		return r.opts.StartGrace
+	}
+	return r.opts.Grace
+}
+
+// graceEnd returns when seat c's grace ends, if c is gone and that is still ahead.
+func (r *Room) graceEnd(c engine.Color) time.Time {
+	if r.state.Phase() == PhaseOver {
+		return time.Time{}
+	}
+	gone := r.goneSince(c)
+	if gone.IsZero() {
+		return time.Time{}
+	}
+	end := gone.Add(r.graceFor())
+	if !r.opts.Clock.Now().Before(end) {
+		return time.Time{}
+	}
+	return end
+}
+
+// graceOver reports whether seat c is gone beyond its grace at now.
+func (r *Room) graceOver(c engine.Color, now time.Time) bool {
+	gone := r.goneSince(c)
+	return r.state.Phase() != PhaseOver && !gone.IsZero() && !now.Before(gone.Add(r.graceFor()))
+}
+
+// presence computes the current presence report.
+func (r *Room) presence() Presence {
+	now := r.opts.Clock.Now()
+	seat := func(c engine.Color) SeatPresence {
+		sp := SeatPresence{Connected: r.connected(c), GraceMS: r.graceFor().Milliseconds()}
+		if sp.Connected {
+			if pl := r.state.Seat(c).Player; pl != nil {
+				sp.Since = r.since[pl.ID].UnixMilli()
+			}
+			return sp
+		}
+		gone := r.goneSince(c)
+		if gone.IsZero() {
+			return sp // empty seat
+		}
+		sp.Since = gone.UnixMilli()
+		sp.Claimable = r.state.Phase() == PhasePlaying && r.state.ReallyStarted() && r.graceOver(c, now)
+		return sp
+	}
+	spect := 0
+	for s := range r.subs {
+		if r.state.ColorOf(s.viewer.ID) == engine.Empty {
+			spect++
+		}
+	}
+	return Presence{Black: seat(engine.Black), White: seat(engine.White), Spectators: spect}
+}
+
+// publishPresence stores the presence and, when it changed and broadcast is set,
+// sends it to subscribers as an ephemeral update.
+func (r *Room) publishPresence(broadcast bool) {
+	p := r.presence()
+	old := r.pres.Load()
+	r.pres.Store(&p)
+	if broadcast && (old == nil || *old != p) {
+		cp := p
+		r.broadcast(Update{Presence: &cp})
+	}
+}
