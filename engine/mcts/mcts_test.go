@@ -32,7 +32,7 @@ func TestTactics(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := New(Options{Seed: 1, Iterations: 3000})
+			p := New(Options{Seed: 1, Iterations: 1500})
 			res, err := p.Play(context.Background(), board(t, engine.Freestyle, tt.moves), engine.Limits{}, nil)
 			require.NoError(t, err)
 			assert.Contains(t, tt.want, res.Move.String())
@@ -43,13 +43,13 @@ func TestTactics(t *testing.T) {
 func TestSeededAndLegal(t *testing.T) {
 	for _, rule := range []engine.Rule{engine.Freestyle, engine.Standard, engine.Renju} {
 		b := board(t, rule, "h8i9h9")
-		a, err := New(Options{Seed: 7, Iterations: 200}).Play(context.Background(), b, engine.Limits{}, nil)
+		a, err := New(Options{Seed: 7, Iterations: 100}).Play(context.Background(), b, engine.Limits{}, nil)
 		require.NoError(t, err)
-		c, err := New(Options{Seed: 7, Iterations: 200}).Play(context.Background(), b, engine.Limits{}, nil)
+		c, err := New(Options{Seed: 7, Iterations: 100}).Play(context.Background(), b, engine.Limits{}, nil)
 		require.NoError(t, err)
 		assert.Equal(t, a.Move, c.Move, "same seed, same move")
-		p := New(Options{Seed: 3, Iterations: 80})
-		for !b.Outcome().Over && b.Ply() < 24 {
+		p := New(Options{Seed: 3, Iterations: 30})
+		for !b.Outcome().Over && b.Ply() < 16 {
 			res, err := p.Play(context.Background(), b, engine.Limits{}, nil)
 			require.NoError(t, err)
 			require.NoError(t, b.Play(res.Move), "%s at ply %d", res.Move, b.Ply())
