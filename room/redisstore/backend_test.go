@@ -2,6 +2,7 @@ package redisstore
 
 import (
 	"context"
+	"os"
 	"testing"
 	"time"
 
@@ -63,4 +64,14 @@ func ctxT(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	return ctx
+}
+
+type quietLogger struct{}
+
+func (quietLogger) Printf(context.Context, string, ...interface{}) {}
+
+func TestMain(m *testing.M) {
+	// go-redis logs every failed dial; the failure tests cause many on purpose.
+	redis.SetLogger(quietLogger{})
+	os.Exit(m.Run())
 }

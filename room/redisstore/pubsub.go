@@ -62,9 +62,12 @@ func (s *Store) Subscribe(ctx context.Context, roomID string) (<-chan Message, f
 	pctx, cancel := context.WithCancel(ctx)
 	out := make(chan Message, 64)
 	done := make(chan struct{})
+	// A blocked receive does not watch ctx: closing the PubSub unblocks it.
+	stop := context.AfterFunc(pctx, func() { _ = ps.Close() })
 	go s.pump(pctx, ps, out, done)
 	closeFn := func() {
 		cancel()
+		stop()
 		_ = ps.Close()
 		<-done
 	}
