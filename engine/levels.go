@@ -54,7 +54,9 @@ func LevelByName(name string) (Level, error) {
 // NewPlayer returns a Player that plays at level l with its own engine. Its Name is
 // "engine-" followed by the level name. The player serialises its searches.
 func NewPlayer(l Level, opts Options) Player {
-	return &levelPlayer{level: l, eng: New(opts)}
+	e := New(opts)
+	e.setLevel(l)
+	return &levelPlayer{level: l, eng: e}
 }
 
 type levelPlayer struct {

@@ -1,0 +1,276 @@
+package engine
+
+import "time"
+
+// Search: negamax alpha-beta with principal variation search inside iterative
+// deepening, a transposition table, killer and history move ordering, late move
+// reductions, threat-aware pruning (see movegen.go), forced-move extensions, mate
+// shortcuts (a five now, an unstoppable four next move) and mate-distance scores.
+
+const (
+	maxPly    = 100
+	stackSize = maxPly * 64 * 4
+	pollEvery = 512 // nodes between looks at the clock and the context
+)
+
+// searchConfig holds switches for tests and levels.
+type searchConfig struct {
+	noPrune bool // plain alpha-beta: no threat pruning, shortcuts, reductions or TT cutoffs
+	noVCF   bool // no VCF at the root and leaves
+	noVCT   bool // no VCT at the root
+}
+
+// searcher is an engine's search state; it is allocated once per Engine.
+type searcher struct {
+	pos     position
+	tt      *transTable
+	cfg     searchConfig
+	history [2][numCells]int32
+	killers [maxPly + 1][2]int16
+	moves   [stackSize]scoredMove
+	pv      [maxPly + 1][maxPly + 1]int16
+	pvLen   [maxPly + 1]int
+
+	nodes    uint64
+	selDepth int
+	stopped  bool
+
+	// control
+	done       <-chan struct{}
+	start      time.Time
+	hard       time.Time // absolute stop (zero: none)
+	nodeLimit  uint64
+	nextPoll   uint64
+	report     func()
+	nextReport time.Time
+
+	// root noise (levels)
+	noise    Score
+	noiseKey uint64
+
+	// VCF/VCT state
+	vcfStop uint64 // VCF gives up at this node count
+	vcfLine [maxPly + 64]int16
+	vctStop uint64 // VCT gives up at this node count
+	vctMove [maxPly]int16
+
+	root         [maxMoves]scoredMove
+	rootN        int
+	tacticsNodes uint64
+	info         Info // the last completed iteration
+	rng          uint64
+	blunder      int // per mille (levels)
+}
+
+// poll checks the clock, the node limit and the context; it sets s.stopped.
+func (s *searcher) poll() {
+	s.nextPoll = s.nodes + pollEvery
+	if s.nodeLimit > 0 && s.nodes >= s.nodeLimit {
+		s.stopped = true
+		return
+	}
+	select {
+	case <-s.done:
+		s.stopped = true
+		return
+	default:
+	}
+	if s.hard.IsZero() && s.report == nil {
+		return
+	}
+	now := time.Now()
+	if !s.hard.IsZero() && !now.Before(s.hard) {
+		s.stopped = true
+		return
+	}
+	if s.report != nil && !now.Before(s.nextReport) {
+		s.report()
+	}
+}
+
+// mateIn returns the score of a win ply plies from the root.
+func mateIn(ply int) Score { return MateScore - Score(ply) }
+
+// matedIn returns the score of a loss ply plies from the root.
+func matedIn(ply int) Score { return -MateScore + Score(ply) }
+
+// tactical resolves the positions whose value follows from the threats alone. It
+// returns (score, true) when the node is decided, or the single forced move (or -1).
+func (s *searcher) tactical(ply int) (Score, bool, int) {
+	p := &s.pos
+	me := int(p.side - 1)
+	op := 1 - me
+	if p.cnt[me][lvFive] > 0 {
+		return mateIn(ply + 1), true, -1
+	}
+	if n := p.cnt[op][lvFive]; n > 0 {
+		if n >= 2 {
+			return matedIn(ply + 2), true, -1
+		}
+		f := p.findLevel(op, lvFive, false)
+		if !p.legal(f) {
+			return matedIn(ply + 2), true, -1
+		}
+		return 0, false, f
+	}
+	if !s.cfg.noPrune && p.cnt[me][lvFlex] > 0 && p.findLevel(me, lvFlex, true) >= 0 {
+		return mateIn(ply + 3), true, -1
+	}
+	return 0, false, -1
+}
+
+// search is the recursive negamax. base indexes the free part of the move stack.
+func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) Score {
+	p := &s.pos
+	s.pvLen[ply] = ply
+	if ply > s.selDepth {
+		s.selDepth = ply
+	}
+	if s.nodes >= s.nextPoll {
+		s.poll()
+	}
+	if s.stopped {
+		return 0
+	}
+	if p.stones >= p.size*p.size {
+		return 0
+	}
+	var forced int
+	if !s.cfg.noPrune {
+		sc, done, f := s.tactical(ply)
+		if done {
+			return sc
+		}
+		forced = f
+	} else {
+		forced = -1
+		if p.cnt[p.side-1][lvFive] > 0 {
+			return mateIn(ply + 1)
+		}
+	}
+	if ply >= maxPly-4 {
+		return p.evaluate()
+	}
+	// Mate distance pruning.
+	if !s.cfg.noPrune {
+		alpha = max(alpha, matedIn(ply+2))
+		beta = min(beta, mateIn(ply+1))
+		if alpha >= beta {
+			return alpha
+		}
+	}
+	if forced >= 0 {
+		// A single forced block: extend (do not spend depth on it).
+		s.nodes++
+		p.make(forced)
+		v := -s.search(-beta, -alpha, depth, ply+1, base, pvNode)
+		p.unmake()
+		s.pv[ply][ply] = int16(forced)
+		copy(s.pv[ply][ply+1:s.pvLen[ply+1]], s.pv[ply+1][ply+1:s.pvLen[ply+1]])
+		s.pvLen[ply] = s.pvLen[ply+1]
+		return v
+	}
+	if depth <= 0 {
+		return s.leaf(alpha, beta, ply)
+	}
+
+	key := p.hash
+	ttMove := -1
+	if h, ok := s.tt.probe(key, ply); ok {
+		ttMove = h.move
+		if !pvNode && !s.cfg.noPrune && h.depth >= depth {
+			switch {
+			case h.bound == boundExact,
+				h.bound == boundLower && h.score >= beta,
+				h.bound == boundUpper && h.score <= alpha:
+				return h.score
+			}
+		}
+	}
+
+	buf := s.moves[base:]
+	n := s.genMoves(buf, !s.cfg.noPrune, ply, ttMove)
+	if n == 0 {
+		if s.cfg.noPrune || p.stones >= p.size*p.size {
+			return 0
+		}
+		// Every candidate was pruned or forbidden: the threat cannot be met.
+		return matedIn(ply + 4)
+	}
+	me := int(p.side - 1)
+	best, bestMove := -MateScore-1, -1
+	origAlpha := alpha
+	for i := 0; i < n; i++ {
+		m := pickMove(buf, i, n)
+		quiet := p.lvl[m][me] < lvThree && p.lvl[m][1-me] < lvThree
+		s.nodes++
+		p.make(m)
+		var v Score
+		if i == 0 {
+			v = -s.search(-beta, -alpha, depth-1, ply+1, base+n, pvNode)
+		} else {
+			r := 0
+			if !s.cfg.noPrune && depth >= 3 && i >= 3 && quiet {
+				r = 1
+				if i >= 8 {
+					r = 2
+				}
+				if r >= depth-1 {
+					r = depth - 2
+				}
+			}
+			v = -s.search(-alpha-1, -alpha, depth-1-r, ply+1, base+n, false)
+			if v > alpha && r > 0 {
+				v = -s.search(-alpha-1, -alpha, depth-1, ply+1, base+n, false)
+			}
+			if v > alpha && v < beta && pvNode {
+				v = -s.search(-beta, -alpha, depth-1, ply+1, base+n, true)
+			}
+		}
+		p.unmake()
+		if s.stopped {
+			return 0
+		}
+		if v > best {
+			best, bestMove = v, m
+			if v > alpha {
+				alpha = v
+				s.pv[ply][ply] = int16(m)
+				copy(s.pv[ply][ply+1:s.pvLen[ply+1]], s.pv[ply+1][ply+1:s.pvLen[ply+1]])
+				s.pvLen[ply] = s.pvLen[ply+1]
+				if v >= beta {
+					if quiet {
+						if int(s.killers[ply][0]) != m {
+							s.killers[ply][1] = s.killers[ply][0]
+							s.killers[ply][0] = int16(m)
+						}
+						s.history[me][m] += int32(depth * depth)
+					}
+					break
+				}
+			}
+		}
+	}
+	b := boundUpper
+	switch {
+	case best >= beta:
+		b = boundLower
+	case best > origAlpha:
+		b = boundExact
+	}
+	s.tt.store(key, ply, best, bestMove, depth, b)
+	return best
+}
+
+// leaf evaluates a horizon node: the static evaluation, unless the side to move has
+// a short VCF.
+func (s *searcher) leaf(alpha, beta Score, ply int) Score {
+	p := &s.pos
+	if !s.cfg.noPrune && !s.cfg.noVCF && p.cnt[p.side-1][lvFour]+p.cnt[p.side-1][lvFourThree] > 0 {
+		s.vcfStop = s.nodes + 40
+		if d := s.vcf(ply, 9); d > 0 {
+			return mateIn(ply + d)
+		}
+	}
+	return p.evaluate()
+}

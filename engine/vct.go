@@ -1,0 +1,152 @@
+package engine
+
+// VCT: victory by continuous threats (fours and open threes), used at the root. The
+// attacker plays fours and moves that make an open three (or better); after a three
+// the defender may play any point where the attacker would make a four (this blocks
+// every open three, and every four-in-waiting) or a four of its own; all of them must
+// lose. The attacker tries a VCF first at each of its nodes.
+
+// vctAttack returns the plies to the five if the side to move (the attacker) wins by
+// continuous threats within depth plies, or 0. base indexes the free move stack.
+func (s *searcher) vctAttack(ply, depth, base int) int {
+	p := &s.pos
+	me := int(p.side - 1)
+	op := 1 - me
+	if p.cnt[me][lvFive] > 0 {
+		return 1
+	}
+	forced := -1
+	if n := p.cnt[op][lvFive]; n > 0 {
+		if n >= 2 {
+			return 0
+		}
+		forced = p.findLevel(op, lvFive, false)
+		if !p.legal(forced) {
+			return 0
+		}
+	} else if p.cnt[me][lvFlex] > 0 && p.findLevel(me, lvFlex, true) >= 0 {
+		return 3
+	}
+	if depth < 3 || s.nodes >= s.vctStop || s.stopped || ply+depth+2 >= maxPly {
+		return 0
+	}
+	if s.nodes >= s.nextPoll {
+		s.poll()
+		if s.stopped {
+			return 0
+		}
+	}
+	if forced >= 0 {
+		return s.vctPlay(forced, ply, depth, base)
+	}
+	s.vcfStop = min(s.nodes+300, s.vctStop)
+	if d := s.vcf(ply, depth); d > 0 {
+		s.vctMove[ply] = s.vcfLine[ply]
+		return d
+	}
+	// Threes are no threat while the defender can make a straight four itself.
+	minLevel := lvThree
+	if p.cnt[op][lvFlex] > 0 && p.findLevel(op, lvFlex, true) >= 0 {
+		minLevel = lvFour
+	}
+	buf := s.moves[base:]
+	n := 0
+	x0, y0, x1, y1 := p.region(2)
+	for y := y0; y <= y1; y++ {
+		m := cellIndex(x0, y)
+		for x := x0; x <= x1; x, m = x+1, m+1 {
+			if p.cell[m] != 0 || p.lvl[m][me] < minLevel || !p.legal(m) {
+				continue
+			}
+			if n == len(buf) {
+				break
+			}
+			buf[n] = scoredMove{int16(m), ownLevelScore[p.lvl[m][me]] + oppLevelScore[p.lvl[m][op]] + p.val[m][me]}
+			n++
+		}
+	}
+	for i := 0; i < n; i++ {
+		m := pickMove(buf, i, n)
+		if d := s.vctPlay(m, ply, depth, base+n); d > 0 {
+			return d
+		}
+		if s.nodes >= s.vctStop || s.stopped {
+			return 0
+		}
+	}
+	return 0
+}
+
+// vctPlay plays the attacker's move m and answers every defence.
+func (s *searcher) vctPlay(m, ply, depth, base int) int {
+	p := &s.pos
+	s.nodes++
+	p.make(m)
+	d := s.vctDefend(ply+1, depth-1, base)
+	p.unmake()
+	if d > 0 {
+		s.vctMove[ply] = int16(m)
+		return d + 1
+	}
+	return 0
+}
+
+// vctDefend returns the plies to the attacker's five if every defence of the side to
+// move (the defender) loses, or 0.
+func (s *searcher) vctDefend(ply, depth, base int) int {
+	p := &s.pos
+	me := int(p.side - 1)
+	at := 1 - me
+	if p.cnt[me][lvFive] > 0 {
+		return 0
+	}
+	if n := p.cnt[at][lvFive]; n > 0 {
+		if n >= 2 {
+			return 2
+		}
+		f := p.findLevel(at, lvFive, false)
+		if !p.legal(f) {
+			return 2
+		}
+		s.nodes++
+		p.make(f)
+		d := s.vctAttack(ply+1, depth-1, base)
+		p.unmake()
+		if d > 0 {
+			return d + 1
+		}
+		return 0
+	}
+	if p.cnt[at][lvFlex] == 0 || depth < 4 || p.findLevel(at, lvFlex, true) < 0 {
+		return 0
+	}
+	buf := s.moves[base:]
+	n := 0
+	x0, y0, x1, y1 := p.region(2)
+	for y := y0; y <= y1; y++ {
+		m := cellIndex(x0, y)
+		for x := x0; x <= x1; x, m = x+1, m+1 {
+			if p.cell[m] != 0 || (p.lvl[m][me] < lvFour && !p.fourPoint(m, at)) || !p.legal(m) {
+				continue
+			}
+			if n == len(buf) {
+				break
+			}
+			buf[n] = scoredMove{int16(m), ownLevelScore[p.lvl[m][me]] + oppLevelScore[p.lvl[m][at]] + p.val[m][at]}
+			n++
+		}
+	}
+	worst := 3 // no legal defence: the attacker makes its straight four and fives
+	for i := 0; i < n; i++ {
+		m := pickMove(buf, i, n)
+		s.nodes++
+		p.make(m)
+		d := s.vctAttack(ply+1, depth-1, base+n)
+		p.unmake()
+		if d == 0 {
+			return 0
+		}
+		worst = max(worst, d)
+	}
+	return worst + 1
+}
