@@ -22,7 +22,7 @@ import (
 type Config struct {
 	// NewPlayer returns a fresh player for a new game; maxMemoryBytes is the manager's
 	// max_memory (0: not given).
-	NewPlayer func(maxMemoryBytes int64) engine.Player
+	NewPlayer                      func(maxMemoryBytes int64) engine.Player
 	Name, Version, Author, Country string
 	// Margin is kept free of every time limit for process and pipe latency
 	// (default 60 ms plus 5% of the budget).
