@@ -90,3 +90,9 @@ export async function copyText(text) {
     return ok;
   }
 }
+
+/** fill replaces el's children, skipping null/false/undefined (replaceChildren would print "null"). */
+export function fill(el, ...children) {
+  el.replaceChildren(...children.flat().filter((c) => c != null && c !== false));
+  return el;
+}

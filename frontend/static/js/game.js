@@ -1,5 +1,5 @@
 // game.js: the game page controller: connection, state, clocks, presence, AI panel, replay.
-import { h, applyI18n, toast, banner, copyText } from './dom.js';
+import { h, fill, applyI18n, toast, banner, copyText } from './dom.js';
 import { t, onLang } from './i18n.js';
 import * as store from './store.js';
 import * as api from './api.js';
@@ -339,7 +339,7 @@ export function renderGame(main, roomId, ctx) {
     const cl = chatLogEl.querySelector('.chat-log');
     if (cl) cl.scrollTop = cl.scrollHeight;
     renderTabs();
-    replayEl.replaceChildren(g.phase === 'finished' || !live ? replayBar(n, g.moves.length, !!autoplay, { go, toggle: toggleAutoplay }) : '');
+    fill(replayEl, g.phase === 'finished' || !live ? replayBar(n, g.moves.length, !!autoplay, { go, toggle: toggleAutoplay }) : null);
     renderTools();
     renderLinks();
     tick();
@@ -352,7 +352,7 @@ export function renderGame(main, roomId, ctx) {
 
   function renderStatus(st) {
     statusEl.className = `status tone-${st.tone}`;
-    statusEl.replaceChildren(h('span', { id: 'status-text' }, t(st.key, tParams(st))), st.why ? h('span.why', `· ${t(st.why)}`) : null);
+    fill(statusEl, h('span', { id: 'status-text' }, t(st.key, tParams(st))), st.why ? h('span.why', `· ${t(st.why)}`) : null);
   }
 
   function renderPlayers() {
@@ -395,6 +395,7 @@ export function renderGame(main, roomId, ctx) {
         : h('div.card.offer', t('offer.rematch', { color: t(`color.${o.rematch}`) })));
     }
     offersEl.replaceChildren(...items);
+    offersEl.hidden = items.length === 0;
   }
 
   function renderActions() {
@@ -450,7 +451,7 @@ export function renderGame(main, roomId, ctx) {
 
   function renderTools() {
     const toggle = (key, pref, id) => h('label.check', null, h('input', { type: 'checkbox', id, checked: prefs[pref], onchange: (e) => { prefs[pref] = e.target.checked; store.put(pref, e.target.checked); render(); } }), t(key));
-    toolsEl.replaceChildren(toggle('action.numbers', 'numbers', 'opt-numbers'), g.rule === 'renju' ? toggle('action.forbidden', 'forbidden', 'opt-forbidden') : null);
+    fill(toolsEl, toggle('action.numbers', 'numbers', 'opt-numbers'), g.rule === 'renju' ? toggle('action.forbidden', 'forbidden', 'opt-forbidden') : null);
   }
 
   function renderLinks() {
@@ -464,7 +465,7 @@ export function renderGame(main, roomId, ctx) {
       links.push(h('a.btn.btn-sm', { href: api.recordURL(roomId, 'psq'), download: `gomoku-${roomId}.psq`, id: 'dl-psq' }, 'PSQ'));
     }
     linksEl.replaceChildren(...links);
-    infoEl.replaceChildren(
+    fill(infoEl,
       h('span', `${t('game.rule')}: ${t(`rule.${g.rule}`)}`),
       h('span', `${t('game.size')}: ${g.size}×${g.size}`),
       h('span', `${t('game.time')}: ${formatTimeControl(g.time)}`),

@@ -101,7 +101,7 @@ export function aiPanel(info, elapsed, opts) {
       h('div', null, h('dt', t('panel.ai.nps')), h('dd', fmtNum(info.nps))),
       h('div', null, h('dt', t('panel.ai.nodes')), h('dd', fmtNum(info.nodes)))),
     h('div.evalbar', { role: 'meter', 'aria-label': t('panel.ai.eval'), 'aria-valuemin': '0', 'aria-valuemax': '100', 'aria-valuenow': String(Math.round(share * 100)) },
-      h('span', { style: `width:${(share * 100).toFixed(1)}%` }), h('em', formatScore(info.score, info.mate))),
+      h('span', { style: `width:${(share * 100).toFixed(1)}%` }), h('em', `${t(`color.${info.color}`)} ${formatScore(info.score, info.mate)}`)),
     info.pv && info.pv.length ? h('div.pv-line', null, h('strong', `${t('panel.ai.pvLabel')}: `), info.pv.join(' ')) : null,
     h('label.check', { style: 'font-size:.85rem' }, h('input', { type: 'checkbox', id: 'ai-pv', checked: opts.pv, onchange: (e) => opts.onPV(e.target.checked) }), t('panel.ai.pv')));
 }
