@@ -77,7 +77,7 @@ type Event struct {
 }
 
 // Time returns At as a time.Time.
-func (e Event) Time() time.Time { return time.UnixMilli(e.At) }
+func (e Event) Time() time.Time { return time.UnixMilli(e.At).UTC() }
 
 // clone returns a deep copy of e.
 func (e Event) clone() Event {

@@ -19,7 +19,7 @@ func fold(s State, e Event) (State, error) {
 	if e.Kind != EvCreated && e.Kind != EvRematch && e.Game != s.game {
 		return s, fmt.Errorf("room: event %d of game %d in game %d", e.Seq, e.Game, s.game)
 	}
-	at := time.UnixMilli(e.At)
+	at := time.UnixMilli(e.At).UTC()
 	switch e.Kind {
 	case EvCreated:
 		if s.id != "" || e.Settings == nil {

@@ -222,7 +222,7 @@ func (s State) Expired(now time.Time) bool {
 // was not running (a restart) is not charged to the side to move.
 func (s State) Resume(now time.Time) State {
 	if s.phase == PhasePlaying {
-		s.turnStart = time.UnixMilli(now.UnixMilli())
+		s.turnStart = time.UnixMilli(now.UnixMilli()).UTC()
 	}
 	return s
 }
@@ -243,8 +243,8 @@ func (s State) MoveSeq(ply int) uint64 {
 }
 
 // CreatedAt and UpdatedAt return the times of the first and the last event.
-func (s State) CreatedAt() time.Time { return time.UnixMilli(s.createdAt) }
-func (s State) UpdatedAt() time.Time { return time.UnixMilli(s.updatedAt) }
+func (s State) CreatedAt() time.Time { return time.UnixMilli(s.createdAt).UTC() }
+func (s State) UpdatedAt() time.Time { return time.UnixMilli(s.updatedAt).UTC() }
 
 // Status is the lobby status of a room: "open" (waiting with a free human seat),
 // "live" (a game in play) or "finished".
