@@ -1,0 +1,221 @@
+// Package migrations holds the ordered, versioned migrations of the Redis key
+// layout of Gomoku Arena (see package redisstore for the layout itself) and
+// applies them at start-up.
+//
+// The applied version is recorded in the hash gomoku:schema (field
+// "version", plus "applied:N" = Unix ms per migration). Apply takes the lock
+// gomoku:schema:lock (SET NX PX with a random token, renewed while it runs,
+// released by compare-and-delete), so when several nodes start at once exactly
+// one migrates and the others wait for it, then find nothing to do. A node
+// that dies mid-migration leaves the lock to expire; the next node re-runs the
+// unrecorded migration, so every migration is written to be safe to re-run.
+//
+// Each migration is frozen once released: it names its keys literally and
+// never calls package redisstore, whose code follows the latest layout only.
+package migrations
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/gomoku-arena/gomoku/room/redisstore"
+)
+
+// Keys of the schema record and the migration lock.
+const (
+	KeySchema = "gomoku:schema"
+	KeyLock   = "gomoku:schema:lock"
+)
+
+// Errors.
+var (
+	// ErrTooNew: the store was migrated by a newer release than this one.
+	ErrTooNew = errors.New("migrations: store layout is newer than this release")
+	// ErrUnavailable: Redis did not answer.
+	ErrUnavailable = errors.New("migrations: redis unavailable")
+)
+
+// Migration is one step of the layout history.
+type Migration struct {
+	Version int    // 1, 2, ... in order, no gaps
+	Name    string // short description
+	// Up moves a store from Version-1 to Version. It must be safe to re-run
+	// (on a store where it already ran, fully or partly).
+	Up func(ctx context.Context, c redis.UniversalClient) error
+}
+
+// All returns the migrations in order.
+func All() []Migration {
+	return []Migration{
+		{1, "initial layout: room hash/list/lease keys with {room:ID} tag, lobby sorted sets, schema record", up1},
+		{2, "lobby sorted-set scores from Unix seconds to Unix milliseconds", up2},
+	}
+}
+
+// Latest returns the layout version this release writes.
+func Latest() int { return len(All()) }
+
+// Options for applying; the zero value is the production setting.
+type options struct {
+	lockTTL  time.Duration
+	pollWait time.Duration
+}
+
+var defaults = options{lockTTL: 30 * time.Second, pollWait: 100 * time.Millisecond}
+
+// Apply brings the store to Latest(), holding the migration lock while it
+// works. It is a no-op (one HGET) on an up-to-date store and fails with
+// ErrTooNew on a store from a newer release.
+func Apply(ctx context.Context, c redis.UniversalClient, logger *slog.Logger) error {
+	return apply(ctx, c, logger, All(), defaults)
+}
+
+// Status reports the store's version, the latest known one and the
+// migrations still to apply.
+func Status(ctx context.Context, c redis.UniversalClient) (current, latest int, pending []Migration, err error) {
+	all := All()
+	current, err = version(ctx, c)
+	if err != nil {
+		return 0, len(all), nil, err
+	}
+	for _, m := range all {
+		if m.Version > current {
+			pending = append(pending, m)
+		}
+	}
+	return current, len(all), pending, nil
+}
+
+func version(ctx context.Context, c redis.UniversalClient) (int, error) {
+	v, err := c.HGet(ctx, KeySchema, "version").Result()
+	if errors.Is(err, redis.Nil) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, wrap("read schema version", err)
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, fmt.Errorf("migrations: bad schema version %q", v)
+	}
+	return n, nil
+}
+
+func apply(ctx context.Context, c redis.UniversalClient, logger *slog.Logger, all []Migration, o options) error {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	for i, m := range all {
+		if m.Version != i+1 {
+			return fmt.Errorf("migrations: migration %d has version %d", i+1, m.Version)
+		}
+	}
+	latest := len(all)
+	cur, err := version(ctx, c)
+	if err != nil {
+		return err
+	}
+	if cur > latest {
+		return fmt.Errorf("%w: store is at version %d, this release knows %d", ErrTooNew, cur, latest)
+	}
+	if cur == latest {
+		return nil
+	}
+	unlock, err := lock(ctx, c, logger, o)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	// Another node may have migrated while we waited for the lock.
+	if cur, err = version(ctx, c); err != nil {
+		return err
+	}
+	if cur > latest {
+		return fmt.Errorf("%w: store is at version %d, this release knows %d", ErrTooNew, cur, latest)
+	}
+	for _, m := range all[cur:] {
+		start := time.Now()
+		logger.Info("migrations: applying", "version", m.Version, "name", m.Name)
+		if err := m.Up(ctx, c); err != nil {
+			return fmt.Errorf("migrations: migration %d (%s): %w", m.Version, m.Name, err)
+		}
+		if err := c.HSet(ctx, KeySchema, "version", m.Version,
+			"applied:"+strconv.Itoa(m.Version), time.Now().UnixMilli()).Err(); err != nil {
+			return wrap("record version", err)
+		}
+		logger.Info("migrations: applied", "version", m.Version, "took", time.Since(start))
+	}
+	return nil
+}
+
+var (
+	unlockScript = redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`)
+	renewScript  = redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`)
+)
+
+// lock waits for the migration lock and returns its release function. While
+// held, the lock is renewed every ttl/3.
+func lock(ctx context.Context, c redis.UniversalClient, logger *slog.Logger, o options) (func(), error) {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	token := hex.EncodeToString(b)
+	waiting := false
+	for {
+		ok, err := c.SetNX(ctx, KeyLock, token, o.lockTTL).Result()
+		if err != nil {
+			return nil, wrap("take lock", err)
+		}
+		if ok {
+			break
+		}
+		if !waiting {
+			logger.Info("migrations: another node is migrating; waiting for its lock", "key", KeyLock)
+			waiting = true
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("migrations: waiting for the lock: %w", ctx.Err())
+		case <-time.After(o.pollWait):
+		}
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(o.lockTTL / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				_ = renewScript.Run(context.Background(), c, []string{KeyLock}, token, o.lockTTL.Milliseconds()).Err()
+			}
+		}
+	}()
+	return func() {
+		close(stop)
+		<-done
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = unlockScript.Run(ctx, c, []string{KeyLock}, token).Err()
+	}, nil
+}
+
+func wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if redisstore.IsUnavailable(err) {
+		return fmt.Errorf("%w: %s: %w", ErrUnavailable, op, err)
+	}
+	return fmt.Errorf("migrations: %s: %w", op, err)
+}
