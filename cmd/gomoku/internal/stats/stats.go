@@ -99,14 +99,22 @@ func (t SPRT) Bounds() (lower, upper float64) {
 
 // LLR returns the generalised log-likelihood ratio of the result:
 // N·(s1-s0)·(2s - s0 - s1) / (2σ²), with s the mean score and σ² its per-game variance.
-// It is 0 while the result has no decisive game.
+// It is 0 with no game; when all games had the same result (zero variance) the
+// variance is taken from the counts plus half a game of each kind.
 func (t SPRT) LLR(r Result) float64 {
-	v := r.variance()
-	if v == 0 || r.Wins == 0 && r.Losses == 0 {
+	n := r.Games()
+	if n == 0 {
 		return 0
 	}
+	v := r.variance()
+	if v == 0 {
+		n := float64(n) + 1.5
+		w, d, l := (float64(r.Wins)+0.5)/n, (float64(r.Draws)+0.5)/n, (float64(r.Losses)+0.5)/n
+		s := w + d/2
+		v = w*(1-s)*(1-s) + d*(0.5-s)*(0.5-s) + l*s*s
+	}
 	s0, s1 := ScoreFromElo(t.Elo0), ScoreFromElo(t.Elo1)
-	return float64(r.Games()) * (s1 - s0) * (2*r.Score() - s0 - s1) / (2 * v)
+	return float64(n) * (s1 - s0) * (2*r.Score() - s0 - s1) / (2 * v)
 }
 
 // Decide returns the test's decision for a result.

@@ -51,5 +51,7 @@ func TestSPRT(t *testing.T) {
 	assert.Equal(t, AcceptH0, s.Decide(Result{Wins: 300, Draws: 200, Losses: 500}))
 	assert.Equal(t, Continue, s.Decide(Result{Wins: 5, Draws: 2, Losses: 4}))
 	assert.Equal(t, Continue, s.Decide(Result{Draws: 10}))
+	assert.Equal(t, Continue, s.Decide(Result{Wins: 3}), "all wins: finite LLR")
+	assert.Equal(t, AcceptH1, s.Decide(Result{Wins: 60}))
 	assert.Equal(t, "H1", AcceptH1.String())
 }
