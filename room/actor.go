@@ -25,7 +25,6 @@ type Room struct {
 	subC   chan subRequest
 	unsubC chan *Subscription
 	aiC    chan aiMsg
-	progC  chan progMsg
 	stopC  chan struct{}
 	done   chan struct{}
 	stop   sync.Once
@@ -148,8 +147,7 @@ func Start(store Store, state State, log []Event, opts Options) *Room {
 		cmdC:    make(chan request, opts.CommandQueue),
 		subC:    make(chan subRequest, 16),
 		unsubC:  make(chan *Subscription, 16),
-		aiC:     make(chan aiMsg, 4),
-		progC:   make(chan progMsg, 8),
+		aiC:     make(chan aiMsg, 16),
 		stopC:   make(chan struct{}),
 		done:    make(chan struct{}),
 		state:   state,
@@ -235,8 +233,6 @@ func (r *Room) loop() {
 			r.drop(s, ErrUnsubscribed)
 		case m := <-r.aiC:
 			r.aiResult(m)
-		case p := <-r.progC:
-			r.aiProgress(p)
 		case <-timerC:
 			timer, wake = nil, time.Time{}
 			r.onTimer()

@@ -24,15 +24,13 @@ type search struct {
 	hint   bool
 }
 
+// aiMsg is a search's progress report (prog set) or its result. Both travel on one
+// channel so that progress never arrives after the result.
 type aiMsg struct {
-	s   *search
-	res engine.Result
-	err error
-}
-
-type progMsg struct {
-	s *search
-	p AIProgress
+	s    *search
+	prog *AIProgress
+	res  engine.Result
+	err  error
 }
 
 func (r *Room) currentKey() searchKey {
@@ -159,7 +157,7 @@ func (r *Room) sendProgress(s *search, p AIProgress) {
 		return
 	}
 	select {
-	case r.progC <- progMsg{s: s, p: p}:
+	case r.aiC <- aiMsg{s: s, prog: &p}:
 	default: // the actor is busy: progress is ephemeral
 	}
 }
@@ -181,11 +179,11 @@ func progressOf(base AIProgress, info engine.Info, el time.Duration) AIProgress 
 	return p
 }
 
-func (r *Room) aiProgress(m progMsg) {
+func (r *Room) aiProgress(m aiMsg) {
 	if m.s != r.search {
 		return
 	}
-	p := m.p
+	p := *m.prog
 	r.lastAI = &p
 	cp := p
 	r.broadcast(Update{AI: &cp})
@@ -194,6 +192,10 @@ func (r *Room) aiProgress(m progMsg) {
 // aiResult applies a search result: an AI move goes through Apply like a human move,
 // checked against the position hash it was computed for; stale results are dropped.
 func (r *Room) aiResult(m aiMsg) {
+	if m.prog != nil {
+		r.aiProgress(m)
+		return
+	}
 	if m.s.hint {
 		r.hintResult(m)
 		return
