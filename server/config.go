@@ -28,6 +28,9 @@ type Config struct {
 	// AbandonGrace is how long a disconnected player keeps the seat before the opponent may
 	// claim the win (room default when zero).
 	AbandonGrace time.Duration
+	// StartGrace is the grace before both sides have moved; then the game is aborted
+	// (room default when zero).
+	StartGrace time.Duration
 	// ShutdownTimeout bounds graceful shutdown.
 	ShutdownTimeout time.Duration
 	// MaxConnsPerIP caps concurrent WebSocket connections from one client IP (0: unlimited).
@@ -76,7 +79,7 @@ func (c *Config) Validate() error {
 	if c.Retention < time.Minute {
 		errs = append(errs, errors.New("retention must be at least a minute"))
 	}
-	if c.AIWorkers < 0 || c.MaxConnsPerIP < 0 || c.AbandonGrace < 0 {
+	if c.AIWorkers < 0 || c.MaxConnsPerIP < 0 || c.AbandonGrace < 0 || c.StartGrace < 0 {
 		errs = append(errs, errors.New("AI workers, per-IP cap and grace must not be negative"))
 	}
 	if c.HelloTimeout <= 0 {

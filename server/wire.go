@@ -172,9 +172,10 @@ type welcomeMsg struct {
 }
 
 type ackMsg struct {
-	Type string `json:"type"`
-	ID   string `json:"id"`
-	Seq  uint64 `json:"seq"`
+	Type      string `json:"type"`
+	ID        string `json:"id"`
+	Seq       uint64 `json:"seq"`
+	Duplicate bool   `json:"duplicate,omitempty"`
 }
 
 type errorMsg struct {

@@ -1,0 +1,112 @@
+package server
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseCreateRoom(t *testing.T) {
+	engines := map[string]string{"pela": "/usr/bin/pela"}
+	tests := []struct {
+		name, in string
+		code     string
+		check    func(t *testing.T, r NewRoom)
+	}{
+		{name: "defaults", in: `{}`, check: func(t *testing.T, r NewRoom) {
+			require.Equal(t, "freestyle", r.Rule)
+			require.Equal(t, 15, r.Size)
+			require.True(t, r.Public && r.Takebacks && r.Chat)
+			require.False(t, r.Hints)
+			require.Contains(t, []string{"black", "white"}, r.OwnerColor)
+			require.Equal(t, "human", r.Black.Kind)
+			require.Equal(t, "human", r.White.Kind)
+		}},
+		{name: "vs AI as white", in: `{"rule":"renju","me":"white","opponent":{"kind":"ai","level":"novice"},"public":false}`,
+			check: func(t *testing.T, r NewRoom) {
+				require.Equal(t, "white", r.OwnerColor)
+				require.Equal(t, SeatRequest{Kind: "ai", Level: "novice"}, r.Black)
+				require.False(t, r.Public)
+				require.True(t, r.Hints)
+			}},
+		{name: "AI level default", in: `{"me":"black","opponent":{"kind":"ai"}}`,
+			check: func(t *testing.T, r NewRoom) { require.Equal(t, "intermediate", r.White.Level) }},
+		{name: "engine", in: `{"me":"black","opponent":{"kind":"engine","engine":"pela"}}`,
+			check: func(t *testing.T, r NewRoom) { require.Equal(t, "pela", r.White.Engine) }},
+		{name: "unknown engine", in: `{"me":"black","opponent":{"kind":"engine","engine":"x"}}`, code: CodeNoSuchEngine},
+		{name: "ai vs ai", in: `{"me":"none","black":{"kind":"ai","level":"beginner"},"white":{"kind":"ai","level":"master"}}`,
+			check: func(t *testing.T, r NewRoom) {
+				require.Empty(t, r.OwnerColor)
+				require.Equal(t, "master", r.White.Level)
+			}},
+		{name: "none needs machines", in: `{"me":"none","black":{"kind":"human"},"white":{"kind":"ai","level":"master"}}`, code: CodeBadRequest},
+		{name: "none needs seats", in: `{"me":"none"}`, code: CodeBadRequest},
+		{name: "seats without none", in: `{"me":"black","black":{"kind":"ai","level":"novice"}}`, code: CodeBadRequest},
+		{name: "bad level", in: `{"opponent":{"kind":"ai","level":"god"}}`, code: CodeBadRequest},
+		{name: "bad kind", in: `{"opponent":{"kind":"dog"}}`, code: CodeBadRequest},
+		{name: "bad rule", in: `{"rule":"go"}`, code: CodeBadRequest},
+		{name: "bad size", in: `{"size":9}`, code: CodeBadRequest},
+		{name: "size 20", in: `{"size":20}`, check: func(t *testing.T, r NewRoom) { require.Equal(t, 20, r.Size) }},
+		{name: "bad me", in: `{"me":"purple"}`, code: CodeBadRequest},
+		{name: "clock", in: `{"time":{"base_ms":300000,"increment_ms":5000}}`,
+			check: func(t *testing.T, r NewRoom) { require.EqualValues(t, 5000, r.Time.IncrementMS) }},
+		{name: "increment without base", in: `{"time":{"increment_ms":5000}}`, code: CodeBadRequest},
+		{name: "base too small", in: `{"time":{"base_ms":5}}`, code: CodeBadRequest},
+		{name: "per move", in: `{"time":{"per_move_ms":30000}}`},
+		{name: "per move negative", in: `{"time":{"per_move_ms":-1}}`, code: CodeBadRequest},
+		{name: "unknown field", in: `{"colour":"black"}`, code: CodeBadJSON},
+		{name: "malformed", in: `{"rule":`, code: CodeBadJSON},
+		{name: "trailing", in: `{} {}`, code: CodeBadJSON},
+		{name: "hints off", in: `{"opponent":{"kind":"ai","level":"novice"},"hints":false}`,
+			check: func(t *testing.T, r NewRoom) { require.False(t, r.Hints) }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := ParseCreateRoom([]byte(tc.in), engines)
+			if tc.code != "" {
+				require.NotNil(t, err, "%+v", r)
+				require.Equal(t, tc.code, err.Code, err.Message)
+				return
+			}
+			require.Nil(t, err)
+			if tc.check != nil {
+				tc.check(t, r)
+			}
+		})
+	}
+}
+
+func FuzzParseCreateRoom(f *testing.F) {
+	for _, s := range []string{`{}`, `{"rule":"renju","size":15,"time":{"base_ms":300000,"increment_ms":5000,"per_move_ms":0},"me":"black","opponent":{"kind":"ai","level":"master"},"public":true,"takebacks":true,"chat":true}`,
+		`{"me":"none","black":{"kind":"ai","level":"beginner"},"white":{"kind":"engine","engine":"e"}}`, `{"size":-1}`, `{"time":null}`} {
+		f.Add([]byte(s))
+	}
+	engines := map[string]string{"e": "cmd"}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		r, err := ParseCreateRoom(body, engines)
+		if err != nil {
+			require.Contains(t, knownCodes, err.Code)
+			return
+		}
+		require.Contains(t, []string{"freestyle", "standard", "renju"}, r.Rule)
+		require.True(t, r.Size >= 15 && r.Size <= 20)
+		require.True(t, r.Time.BaseMS >= 0 && r.Time.IncrementMS >= 0 && r.Time.PerMoveMS >= 0)
+		for _, s := range []SeatRequest{r.Black, r.White} {
+			require.Contains(t, []string{"human", "ai", "engine"}, s.Kind)
+		}
+		switch r.OwnerColor {
+		case "black":
+			require.Equal(t, "human", r.Black.Kind)
+		case "white":
+			require.Equal(t, "human", r.White.Kind)
+		case "":
+			require.NotEqual(t, "human", r.Black.Kind)
+			require.NotEqual(t, "human", r.White.Kind)
+		default:
+			t.Fatalf("owner colour %q", r.OwnerColor)
+		}
+		_, jerr := json.Marshal(r)
+		require.NoError(t, jerr)
+	})
+}

@@ -1,0 +1,358 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/gorilla/websocket"
+	"github.com/redis/go-redis/v9"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/room"
+)
+
+// testEnv is a full server on httptest with its store.
+type testEnv struct {
+	t     *testing.T
+	srv   *Server
+	ts    *httptest.Server
+	mgr   *room.Manager
+	store room.Store
+	rc    redis.UniversalClient
+}
+
+type envOpt func(*Config, *room.Options)
+
+// backends lists the Redis backends the integration tests run against: miniredis
+// always, a real redis-server with GOMOKU_INTEGRATION=1.
+func backends(t *testing.T) map[string]func(t *testing.T) redis.UniversalClient {
+	b := map[string]func(t *testing.T) redis.UniversalClient{
+		"miniredis": func(t *testing.T) redis.UniversalClient {
+			mr := miniredis.RunT(t)
+			c := redis.NewClient(&redis.Options{Addr: mr.Addr()})
+			t.Cleanup(func() { _ = c.Close() })
+			return c
+		},
+	}
+	if os.Getenv("GOMOKU_INTEGRATION") == "1" {
+		b["redis"] = realRedis
+	}
+	return b
+}
+
+func newEnv(t *testing.T, rc redis.UniversalClient, opts ...envOpt) *testEnv {
+	t.Helper()
+	if rc == nil {
+		rc = backends(t)["miniredis"](t)
+	}
+	cfg := DefaultConfig()
+	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	if testing.Verbose() && os.Getenv("GOMOKU_TEST_LOG") == "1" {
+		cfg.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	cfg.RateLimit, cfg.RateBurst = 200, 200
+	ro := room.Options{
+		AILimits: func(l engine.Limits) engine.Limits {
+			l.Time = 20 * time.Millisecond
+			l.Clock = nil
+			return l
+		},
+		HintTime: 20 * time.Millisecond,
+		Logger:   cfg.Logger,
+	}
+	for _, o := range opts {
+		o(&cfg, &ro)
+	}
+	store := roomStore(rc, cfg)
+	mgr := room.NewManager(store, ro)
+	ping := func(ctx context.Context) error { return rc.Ping(ctx).Err() }
+	srv, err := NewWith(cfg, Deps{Rooms: &ManagerRooms{M: mgr, Ping: ping}, Players: NewRedisPlayers(rc), Ping: ping})
+	require.NoError(t, err)
+	ts := httptest.NewServer(srv.Handler())
+	env := &testEnv{t: t, srv: srv, ts: ts, mgr: mgr, store: store, rc: rc}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+		ts.Close()
+	})
+	return env
+}
+
+// do runs an HTTP request and decodes the JSON answer into out (if not nil).
+func (e *testEnv) do(method, path, token string, body any, out any) int {
+	e.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	default:
+		j, err := json.Marshal(b)
+		require.NoError(e.t, err)
+		rd = bytes.NewReader(j)
+	}
+	req, err := http.NewRequest(method, e.ts.URL+path, rd)
+	require.NoError(e.t, err)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(e.t, err)
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	require.NoError(e.t, err)
+	if out != nil {
+		require.NoError(e.t, json.Unmarshal(data, out), "%s %s: %s", method, path, data)
+	}
+	return res.StatusCode
+}
+
+type player struct {
+	ID, Name, Token string
+}
+
+func (e *testEnv) player(name string) player {
+	e.t.Helper()
+	var out struct{ ID, Name, Token string }
+	require.Equal(e.t, http.StatusCreated, e.do("POST", "/api/players", "", map[string]string{"name": name}, &out))
+	return player(out)
+}
+
+// createRoom creates a room and returns its id.
+func (e *testEnv) createRoom(token string, body any) string {
+	e.t.Helper()
+	var out struct {
+		Room      room.Snapshot `json:"room"`
+		InviteURL string        `json:"invite_url"`
+	}
+	require.Equal(e.t, http.StatusCreated, e.do("POST", "/api/rooms", token, body, &out))
+	require.Equal(e.t, "/r/"+out.Room.ID, out.InviteURL)
+	return out.Room.ID
+}
+
+// msg is a decoded server message.
+type msg map[string]any
+
+func (m msg) typ() string { s, _ := m["type"].(string); return s }
+func (m msg) str(k string) string {
+	s, _ := m[k].(string)
+	return s
+}
+func (m msg) seq() uint64 { f, _ := m["seq"].(float64); return uint64(f) }
+func (m msg) event() msg {
+	ev, _ := m["event"].(map[string]any)
+	return msg(ev)
+}
+
+// wsClient is a test WebSocket client.
+type wsClient struct {
+	t       *testing.T
+	ws      *websocket.Conn
+	lastSeq uint64
+	events  []msg // every numbered event seen, in arrival order
+	log     []msg // every message seen, in arrival order
+	pending []msg
+	n       int
+}
+
+func (e *testEnv) dial(roomID string) *wsClient {
+	e.t.Helper()
+	c, err := e.dialErr(roomID, nil)
+	require.NoError(e.t, err)
+	return c
+}
+
+func (e *testEnv) dialErr(roomID string, h http.Header) (*wsClient, error) {
+	url := "ws" + strings.TrimPrefix(e.ts.URL, "http") + "/ws/rooms/" + roomID
+	ws, res, err := websocket.DefaultDialer.Dial(url, h)
+	if err != nil {
+		if res != nil {
+			b, _ := io.ReadAll(res.Body)
+			return nil, fmt.Errorf("%w: %d %s", err, res.StatusCode, b)
+		}
+		return nil, err
+	}
+	c := &wsClient{t: e.t, ws: ws}
+	e.t.Cleanup(func() { _ = ws.Close() })
+	return c, nil
+}
+
+func (c *wsClient) send(v any) {
+	c.t.Helper()
+	var err error
+	if s, ok := v.(string); ok {
+		err = c.ws.WriteMessage(websocket.TextMessage, []byte(s))
+	} else {
+		err = c.ws.WriteJSON(v)
+	}
+	require.NoError(c.t, err)
+}
+
+// next returns the next server message (ephemeral ones included).
+func (c *wsClient) next() msg {
+	c.t.Helper()
+	m, err := c.nextErr(5 * time.Second)
+	require.NoError(c.t, err)
+	return m
+}
+
+func (c *wsClient) nextErr(d time.Duration) (msg, error) {
+	if len(c.pending) > 0 {
+		m := c.pending[0]
+		c.pending = c.pending[1:]
+		return m, nil
+	}
+	_ = c.ws.SetReadDeadline(time.Now().Add(d))
+	_, data, err := c.ws.ReadMessage()
+	if err != nil {
+		return nil, err
+	}
+	var m msg
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("bad frame %q: %w", data, err)
+	}
+	c.log = append(c.log, m)
+	switch m.typ() {
+	case TypeEvent:
+		require.Equal(c.t, c.lastSeq+1, m.seq(), "events must be contiguous: %v", m)
+		c.lastSeq = m.seq()
+		c.events = append(c.events, m)
+		require.Nil(c.t, m["ephemeral"])
+	case TypeSnapshot:
+		c.lastSeq = m.seq()
+	case "ai", "presence", "hint":
+		require.Equal(c.t, true, m["ephemeral"], "%v", m)
+		require.Nil(c.t, m["seq"], "ephemeral messages carry no seq")
+	}
+	return m, nil
+}
+
+// until reads messages until one satisfies f, and returns it.
+func (c *wsClient) until(what string, f func(msg) bool) msg {
+	c.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		m, err := c.nextErr(time.Until(deadline))
+		require.NoError(c.t, err, "waiting for %s", what)
+		if f(m) {
+			return m
+		}
+	}
+	c.t.Fatalf("timed out waiting for %s", what)
+	return nil
+}
+
+// saw returns the first message, already received or to come, that satisfies f.
+func (c *wsClient) saw(what string, f func(msg) bool) msg {
+	c.t.Helper()
+	for _, m := range c.log {
+		if f(m) {
+			return m
+		}
+	}
+	return c.until(what, f)
+}
+
+// sawEvent returns the first event of the given kind, already received or to come.
+func (c *wsClient) sawEvent(kind string) msg {
+	c.t.Helper()
+	return c.saw(kind, func(m msg) bool { return m.typ() == TypeEvent && m.event().str("kind") == kind })
+}
+
+func (c *wsClient) waitType(typ string) msg {
+	c.t.Helper()
+	return c.until(typ, func(m msg) bool { return m.typ() == typ })
+}
+
+// reply waits for the ack or error with the given id.
+func (c *wsClient) reply(id string) msg {
+	c.t.Helper()
+	return c.until("reply "+id, func(m msg) bool {
+		return (m.typ() == TypeAck || m.typ() == TypeError) && m.str("id") == id
+	})
+}
+
+// hello sends hello and returns the welcome.
+func (c *wsClient) hello(token string, lastSeq uint64) msg {
+	c.t.Helper()
+	h := map[string]any{"type": "hello"}
+	if token != "" {
+		h["token"] = token
+	}
+	if lastSeq > 0 {
+		h["last_seq"] = lastSeq
+		c.lastSeq = lastSeq
+	}
+	c.send(h)
+	w := c.next()
+	require.Equal(c.t, TypeWelcome, w.typ(), "%v", w)
+	return w
+}
+
+// cmd sends a command with a fresh id and waits for its ack or error.
+func (c *wsClient) cmd(v map[string]any) msg {
+	c.t.Helper()
+	c.n++
+	id := fmt.Sprintf("c%d", c.n)
+	v["id"] = id
+	c.send(v)
+	return c.reply(id)
+}
+
+func (c *wsClient) move(ply int, point string) msg {
+	return c.cmd(map[string]any{"type": "move", "ply": ply, "point": point})
+}
+
+// waitSeq reads until the event with seq has arrived.
+func (c *wsClient) waitSeq(seq uint64) {
+	c.t.Helper()
+	if c.lastSeq >= seq {
+		return
+	}
+	c.until(fmt.Sprintf("seq %d", seq), func(m msg) bool { return c.lastSeq >= seq })
+}
+
+// closeCode reads until the connection closes and returns the close code and reason.
+func (c *wsClient) closeCode() (int, string) {
+	c.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		_, err := c.nextErr(time.Until(deadline))
+		if err == nil {
+			continue
+		}
+		var ce *websocket.CloseError
+		if asErr(err, &ce) {
+			return ce.Code, ce.Text
+		}
+		return -1, err.Error()
+	}
+	c.t.Fatal("connection did not close")
+	return 0, ""
+}
+
+func requireAck(t *testing.T, m msg) msg {
+	t.Helper()
+	require.Equal(t, TypeAck, m.typ(), "%v", m)
+	return m
+}
+
+func requireErr(t *testing.T, m msg, code string) {
+	t.Helper()
+	require.Equal(t, TypeError, m.typ(), "%v", m)
+	require.Equal(t, code, m.str("code"), "%v", m)
+	require.NotEmpty(t, m.str("message"))
+}

@@ -1,0 +1,364 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"golang.org/x/time/rate"
+
+	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/frontend"
+)
+
+// routes builds the Echo instance with every route of docs/protocol.md.
+func (s *Server) routes() *echo.Echo {
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = s.httpError
+	e.IPExtractor = func(r *http.Request) string { return clientIP(r, s.cfg.TrustProxy) }
+	e.Use(s.recoverMW)
+
+	api := e.Group("/api")
+	api.POST("/players", s.createPlayer)
+	api.GET("/players/me", s.me)
+	api.POST("/rooms", s.createRoom)
+	api.GET("/rooms", s.listRooms)
+	api.GET("/rooms/:id", s.getRoom)
+	api.GET("/rooms/:id/record", s.getRecord)
+	api.GET("/engines", s.engines)
+	api.Any("/*", func(echo.Context) error { return Errorf(CodeNotFound, "no such API route") })
+
+	e.GET("/ws/rooms/:id", s.websocket)
+	e.GET("/healthz", func(c echo.Context) error {
+		return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
+	})
+	e.GET("/readyz", s.readyz)
+	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(s.metrics.Registry, promhttp.HandlerOpts{})))
+
+	index := func(c echo.Context) error {
+		c.Response().Header().Set("Cache-Control", "no-cache")
+		return c.HTMLBlob(http.StatusOK, frontend.IndexHTML())
+	}
+	e.GET("/", index)
+	e.GET("/r/:id", index)
+	static := http.StripPrefix("/static/", http.FileServer(http.FS(frontend.FS())))
+	e.GET("/static/*", echo.WrapHandler(static))
+	return e
+}
+
+// httpError is the only place errors become HTTP responses.
+func (s *Server) httpError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	var he *echo.HTTPError
+	var e *Error
+	switch {
+	case errors.As(err, &he):
+		switch he.Code {
+		case http.StatusNotFound:
+			e = Errorf(CodeNotFound, "not found")
+		case http.StatusMethodNotAllowed:
+			e = Errorf(CodeMethodNotAllowd, "method not allowed")
+		case http.StatusRequestEntityTooLarge:
+			e = Errorf(CodeTooLarge, "request body too large")
+		default:
+			e = &Error{Code: CodeBadRequest, Message: http.StatusText(he.Code), Status: he.Code}
+		}
+	default:
+		e = s.edgeError(err)
+	}
+	s.metrics.countError(e.Code)
+	body := map[string]any{"error": map[string]string{"code": e.Code, "message": e.Message}}
+	if c.Request().Method == http.MethodHead {
+		_ = c.NoContent(e.Status)
+		return
+	}
+	_ = c.JSON(e.Status, body)
+}
+
+func (s *Server) recoverMW(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				if r == http.ErrAbortHandler {
+					panic(r)
+				}
+				s.log.Error("panic in handler", "path", c.Path(), "panic", r)
+				err = Errorf(CodeInternal, "internal error")
+			}
+		}()
+		return next(c)
+	}
+}
+
+// readBody reads a bounded JSON body.
+func readBody(c echo.Context, max int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(c.Request().Body, max+1))
+	if err != nil {
+		return nil, Errorf(CodeBadRequest, "cannot read body")
+	}
+	if int64(len(b)) > max {
+		return nil, Errorf(CodeTooLarge, "body larger than %d bytes", max)
+	}
+	return b, nil
+}
+
+// bearer authenticates the Authorization: Bearer token.
+func (s *Server) bearer(c echo.Context) (Player, error) {
+	h := c.Request().Header.Get("Authorization")
+	tok, ok := strings.CutPrefix(h, "Bearer ")
+	if !ok || strings.TrimSpace(tok) == "" {
+		return Player{}, Errorf(CodeUnauthorized, "send Authorization: Bearer <token> (POST /api/players gives one)")
+	}
+	p, err := authenticate(c.Request().Context(), s.players, strings.TrimSpace(tok))
+	if err != nil {
+		return Player{}, err
+	}
+	return *p, nil
+}
+
+func (s *Server) createPlayer(c echo.Context) error {
+	if !s.posts.allow(c.RealIP()) {
+		return Errorf(CodeRateLimited, "too many requests, slow down")
+	}
+	b, err := readBody(c, 1024)
+	if err != nil {
+		return err
+	}
+	var req struct {
+		Name string `json:"name"`
+	}
+	if err := json.Unmarshal(b, &req); err != nil {
+		return Errorf(CodeBadJSON, `body must be {"name": "..."}`)
+	}
+	p, token, err := register(c.Request().Context(), s.players, req.Name)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, map[string]string{"id": p.ID, "name": p.Name, "token": token})
+}
+
+func (s *Server) me(c echo.Context) error {
+	p, err := s.bearer(c)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]string{"id": p.ID, "name": p.Name})
+}
+
+func (s *Server) createRoom(c echo.Context) error {
+	p, err := s.bearer(c)
+	if err != nil {
+		return err
+	}
+	if !s.posts.allow(c.RealIP()) {
+		return Errorf(CodeRateLimited, "too many requests, slow down")
+	}
+	if s.draining.Load() {
+		return Errorf(CodeShuttingDown, "server is shutting down")
+	}
+	b, err := readBody(c, maxCreateBody)
+	if err != nil {
+		return err
+	}
+	spec, perr := ParseCreateRoom(b, s.cfg.Engines)
+	if perr != nil {
+		return perr
+	}
+	info, err := s.rooms.Create(c.Request().Context(), p, spec)
+	if err != nil {
+		return err
+	}
+	s.log.Info("room created", "room", info.ID, "by", p.ID, "rule", spec.Rule,
+		"black", spec.Black.Kind, "white", spec.White.Kind, "public", spec.Public)
+	return c.JSON(http.StatusCreated, map[string]any{"room": info.Snapshot, "invite_url": "/r/" + info.ID})
+}
+
+func (s *Server) listRooms(c echo.Context) error {
+	q := ListQuery{Status: c.QueryParam("status"), Cursor: c.QueryParam("cursor"), Limit: 20}
+	switch q.Status {
+	case "":
+		q.Status = "live"
+	case "live", "open", "finished":
+	default:
+		return Errorf(CodeBadRequest, `"status" must be live, open or finished`)
+	}
+	if v := c.QueryParam("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 100 {
+			return Errorf(CodeBadRequest, `"limit" must be 1..100`)
+		}
+		q.Limit = n
+	}
+	if len(q.Cursor) > 128 {
+		return Errorf(CodeBadRequest, "bad cursor")
+	}
+	page, err := s.rooms.List(c.Request().Context(), q)
+	if err != nil {
+		return err
+	}
+	if page.Rooms == nil {
+		page.Rooms = []any{}
+	}
+	return c.JSON(http.StatusOK, page)
+}
+
+func validRoomID(id string) bool {
+	if len(id) == 0 || len(id) > 32 {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Server) getRoom(c echo.Context) error {
+	id := c.Param("id")
+	if !validRoomID(id) {
+		return Errorf(CodeNoSuchRoom, "no such room")
+	}
+	snap, err := s.rooms.Snapshot(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, snap)
+}
+
+func (s *Server) getRecord(c echo.Context) error {
+	id := c.Param("id")
+	if !validRoomID(id) {
+		return Errorf(CodeNoSuchRoom, "no such room")
+	}
+	format := c.QueryParam("format")
+	if format == "" {
+		format = "psq"
+	}
+	var ctype string
+	switch format {
+	case "psq":
+		ctype = "text/plain; charset=utf-8"
+	case "sgf":
+		ctype = "application/x-go-sgf; charset=utf-8"
+	default:
+		return Errorf(CodeBadRequest, `"format" must be psq or sgf`)
+	}
+	body, err := s.rooms.Record(c.Request().Context(), id, format)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Content-Disposition", `attachment; filename="gomoku-`+id+`.`+format+`"`)
+	return c.Blob(http.StatusOK, ctype, body)
+}
+
+// LevelInfo describes an AI level in GET /api/engines.
+type LevelInfo struct {
+	Name     string `json:"name"`
+	BudgetMS int64  `json:"budget_ms"`
+	Depth    int    `json:"depth,omitempty"`
+}
+
+func (s *Server) engines(c echo.Context) error {
+	levels := []LevelInfo{}
+	for _, l := range engine.Levels() {
+		levels = append(levels, LevelInfo{Name: l.Name, BudgetMS: l.Budget.Milliseconds(), Depth: l.Depth})
+	}
+	engines := []map[string]string{}
+	for name := range s.cfg.Engines {
+		engines = append(engines, map[string]string{"name": name})
+	}
+	sortByName(engines)
+	return c.JSON(http.StatusOK, map[string]any{"levels": levels, "engines": engines})
+}
+
+func sortByName(m []map[string]string) {
+	for i := 1; i < len(m); i++ {
+		for j := i; j > 0 && m[j]["name"] < m[j-1]["name"]; j-- {
+			m[j], m[j-1] = m[j-1], m[j]
+		}
+	}
+}
+
+func (s *Server) readyz(c echo.Context) error {
+	if s.draining.Load() {
+		return Errorf(CodeShuttingDown, "shutting down")
+	}
+	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
+	defer cancel()
+	start := time.Now()
+	var err error
+	if s.deps.Ping != nil {
+		err = s.deps.Ping(ctx)
+	} else {
+		err = s.rooms.Ready(ctx)
+	}
+	s.metrics.RedisLatency.Observe(time.Since(start).Seconds())
+	if err != nil {
+		return &Error{Code: CodeUnavailable, Message: "store unreachable", Status: http.StatusServiceUnavailable, cause: err}
+	}
+	return c.JSON(http.StatusOK, map[string]string{"status": "ready"})
+}
+
+// websocket upgrades GET /ws/rooms/:id.
+func (s *Server) websocket(c echo.Context) error {
+	r := c.Request()
+	if s.draining.Load() {
+		return Errorf(CodeShuttingDown, "server is shutting down, reconnect shortly")
+	}
+	if !s.origins.check(r) {
+		return &Error{Code: CodeBadOrigin, Message: "origin not allowed", Status: http.StatusForbidden}
+	}
+	id := c.Param("id")
+	if !validRoomID(id) {
+		return Errorf(CodeNoSuchRoom, "no such room")
+	}
+	ip := c.RealIP()
+	if !s.ipConns.acquire(ip) {
+		return Errorf(CodeTooManyConns, "too many connections from your address (max %d)", s.cfg.MaxConnsPerIP)
+	}
+	ws, err := s.upgrader.Upgrade(c.Response(), r, nil)
+	if err != nil {
+		s.ipConns.release(ip)
+		return nil // the upgrader already answered
+	}
+	cn := &conn{
+		s: s, ws: ws, roomID: id, ip: ip,
+		log:     s.log.With("room", id, "ip", ip),
+		send:    make(chan []byte, s.cfg.SendQueue),
+		attach:  make(chan Session, 1),
+		closing: make(chan closeReq, 1),
+		done:    make(chan struct{}),
+		limiter: rate.NewLimiter(rate.Limit(s.cfg.RateLimit), s.cfg.RateBurst),
+	}
+	s.mu.Lock()
+	s.conns[cn] = struct{}{}
+	s.connWG.Add(1)
+	s.mu.Unlock()
+	s.metrics.Connections.Inc()
+	s.metrics.ConnectionsTotal.Inc()
+	defer func() {
+		<-cn.done
+		s.mu.Lock()
+		delete(s.conns, cn)
+		s.mu.Unlock()
+		s.metrics.Connections.Dec()
+		s.ipConns.release(ip)
+		s.connWG.Done()
+	}()
+	if s.draining.Load() {
+		cn.requestClose(closeGoingAway, closeReasonGone)
+	}
+	cn.serve()
+	return nil
+}

@@ -1,0 +1,169 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/redisstore"
+)
+
+// New builds the production server from cfg: it opens Redis (an embedded in-memory one
+// when cfg.RedisURL is empty, with a loud warning), applies migrations, and starts the
+// room manager. Call ListenAndServe or Start, then Shutdown.
+func New(ctx context.Context, cfg Config) (*Server, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	log := cfg.Logger
+	if log == nil {
+		return nil, fmt.Errorf("server: Config.Logger is required by New")
+	}
+	client, closeRedis, embedded, err := redisstore.Open(ctx, cfg.RedisURL, log)
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*Server, error) {
+		_ = closeRedis()
+		return nil, err
+	}
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	err = client.Ping(pctx).Err()
+	cancel()
+	if err != nil {
+		// Not fatal: /readyz reports it and the store reconnects by itself.
+		log.Error("redis not reachable at start-up; serving anyway, /readyz is failing", "err", err)
+	} else if err := migrate(ctx, client, log); err != nil {
+		return fail(err)
+	}
+	store := roomStore(client, cfg)
+	var srv *Server
+	observe := func(d time.Duration, nodes uint64) {
+		if srv != nil {
+			srv.metrics.ObserveAISearch(d, nodes)
+		}
+	}
+	opts := room.Options{
+		Players:      playerResolver(cfg.Engines, observe),
+		ValidateSeat: seatValidator(cfg.Engines),
+		Scheduler:    room.NewScheduler(cfg.AIWorkers, -1),
+		Grace:        cfg.AbandonGrace,
+		StartGrace:   cfg.StartGrace,
+		Logger:       log.With("component", "room"),
+	}
+	mgr := room.NewManager(store, opts)
+	ping := func(ctx context.Context) error { return client.Ping(ctx).Err() }
+	srv, err = NewWith(cfg, Deps{
+		Rooms:   &ManagerRooms{M: mgr, Ping: ping},
+		Players: NewRedisPlayers(client),
+		Ping:    ping,
+		Close:   closeRedis,
+	})
+	if err != nil {
+		return fail(err)
+	}
+	srv.startGauges()
+	if embedded {
+		log.Warn("EMBEDDED REDIS: games and players live in this process only and are LOST on restart")
+	}
+	return srv, nil
+}
+
+// startGauges refreshes gauges that are read from the room layer.
+func (s *Server) startGauges() {
+	go func() {
+		t := time.NewTicker(5 * time.Second)
+		defer t.Stop()
+		for range t.C {
+			if s.draining.Load() {
+				return
+			}
+			s.metrics.Rooms.Set(float64(s.rooms.Live()))
+		}
+	}()
+}
+
+// playerResolver makes engine players for machine seats: built-in levels, and external
+// engines from the configured command lines (split on spaces; no shell).
+// Every search is measured for the AI metrics.
+func playerResolver(engines map[string]string, observe func(time.Duration, uint64)) room.PlayerResolver {
+	return func(spec room.SeatSpec) (engine.Player, error) {
+		var p engine.Player
+		if spec.Kind == room.Engine {
+			cmd, ok := engines[spec.Engine]
+			if !ok {
+				return nil, room.ErrUnknownPlayer
+			}
+			var err error
+			if p, err = externalPlayer(spec.Engine, strings.Fields(cmd)); err != nil {
+				return nil, err
+			}
+		} else {
+			var err error
+			if p, err = room.DefaultPlayers(spec); err != nil {
+				return nil, err
+			}
+		}
+		return &measuredPlayer{Player: p, observe: observe}, nil
+	}
+}
+
+// measuredPlayer reports each search's time and nodes; it keeps the inner player's
+// Close (room closes players that implement io.Closer).
+type measuredPlayer struct {
+	engine.Player
+	observe func(time.Duration, uint64)
+}
+
+func (m *measuredPlayer) Play(ctx context.Context, b *engine.Board, l engine.Limits, progress func(engine.Info)) (engine.Result, error) {
+	start := time.Now()
+	res, err := m.Player.Play(ctx, b, l, progress)
+	if err == nil && ctx.Err() == nil {
+		m.observe(time.Since(start), res.Nodes)
+	}
+	return res, err
+}
+
+// Close closes the inner player when it has a Close method.
+func (m *measuredPlayer) Close() error {
+	if c, ok := m.Player.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+func seatValidator(engines map[string]string) func(room.SeatSpec) error {
+	return func(spec room.SeatSpec) error {
+		if spec.Kind == room.Engine {
+			if _, ok := engines[spec.Engine]; !ok {
+				return room.ErrUnknownPlayer
+			}
+			return nil
+		}
+		return room.DefaultValidateSeat(spec)
+	}
+}
+
+// Migrate applies pending migrations (gomokud migrate).
+func Migrate(ctx context.Context, cfg Config, out io.Writer) error {
+	client, closeRedis, _, err := redisstore.Open(ctx, cfg.RedisURL, cfg.Logger)
+	if err != nil {
+		return err
+	}
+	defer closeRedis()
+	return migrateVerbose(ctx, client, cfg, out)
+}
+
+// MigrateStatus prints the schema version and pending migrations (gomokud migrate status).
+func MigrateStatus(ctx context.Context, cfg Config, out io.Writer) error {
+	client, closeRedis, _, err := redisstore.Open(ctx, cfg.RedisURL, cfg.Logger)
+	if err != nil {
+		return err
+	}
+	defer closeRedis()
+	return migrateStatus(ctx, client, out)
+}

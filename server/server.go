@@ -1,0 +1,229 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/labstack/echo/v4"
+	"golang.org/x/time/rate"
+
+	"github.com/gomoku-arena/gomoku/room"
+)
+
+// Deps are the parts a Server is built on. Close (optional) is called last by Shutdown.
+type Deps struct {
+	Rooms   Rooms
+	Players Players
+	// Ping measures store reachability for /readyz and the Redis latency metric
+	// (nil: Rooms.Ready).
+	Ping  func(ctx context.Context) error
+	Close func() error
+}
+
+// Server is a complete gomokud: the Echo HTTP API, the WebSocket endpoint, the static
+// frontend, metrics and health, over a room layer.
+type Server struct {
+	cfg      Config
+	log      *slog.Logger
+	echo     *echo.Echo
+	rooms    Rooms
+	players  Players
+	deps     Deps
+	metrics  *Metrics
+	ipConns  *ipLimiter
+	posts    *ipRate
+	origins  originChecker
+	upgrader websocket.Upgrader
+
+	mu       sync.Mutex
+	conns    map[*conn]struct{}
+	draining atomic.Bool
+	httpSrv  *http.Server
+	connWG   sync.WaitGroup
+	shutOnce sync.Once
+	shutErr  error
+
+	// writeHook, when set (tests), runs before every data frame a connection writes:
+	// blocking in it simulates a client whose network stalls.
+	writeHook func(playerID string)
+}
+
+// NewWith builds a Server over the given dependencies (tests inject fakes or an
+// in-process store; New in open.go builds the production ones).
+func NewWith(cfg Config, deps Deps) (*Server, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if deps.Rooms == nil || deps.Players == nil {
+		return nil, errors.New("server: Rooms and Players are required")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	s := &Server{
+		cfg:     cfg,
+		log:     cfg.Logger,
+		rooms:   deps.Rooms,
+		players: deps.Players,
+		deps:    deps,
+		metrics: newMetrics(),
+		ipConns: newIPLimiter(cfg.MaxConnsPerIP),
+		posts:   newIPRate(1, 20),
+		origins: newOriginChecker(cfg.AllowedOrigins),
+		conns:   map[*conn]struct{}{},
+	}
+	s.upgrader = websocket.Upgrader{
+		ReadBufferSize:    1024,
+		WriteBufferSize:   2048,
+		HandshakeTimeout:  10 * time.Second,
+		CheckOrigin:       func(*http.Request) bool { return true }, // checked before Upgrade
+		EnableCompression: false,
+	}
+	s.echo = s.routes()
+	return s, nil
+}
+
+// Handler returns the HTTP handler (API, WebSocket, frontend).
+func (s *Server) Handler() http.Handler { return s.echo }
+
+// Metrics returns the server's metrics (its registry is served at /metrics).
+func (s *Server) Metrics() *Metrics { return s.metrics }
+
+// Start serves on ln until Shutdown; it returns nil after a graceful shutdown.
+func (s *Server) Start(ln net.Listener) error {
+	s.mu.Lock()
+	s.httpSrv = &http.Server{
+		Handler:           s.echo,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
+	}
+	srv := s.httpSrv
+	s.mu.Unlock()
+	s.log.Info("listening", "addr", ln.Addr().String())
+	err := srv.Serve(ln)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// ListenAndServe listens on cfg.Addr and serves.
+func (s *Server) ListenAndServe() error {
+	ln, err := net.Listen("tcp", s.cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("server: listen: %w", err)
+	}
+	return s.Start(ln)
+}
+
+// Shutdown stops accepting, closes every WebSocket with 1001 (clients reconnect, to
+// another node or after the restart), stops the rooms (flushing pending writes) and
+// closes the store, all within ctx. It is safe to call more than once.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.shutOnce.Do(func() { s.shutErr = s.shutdown(ctx) })
+	return s.shutErr
+}
+
+func (s *Server) shutdown(ctx context.Context) error {
+	start := time.Now()
+	s.draining.Store(true)
+	var errs []error
+	s.mu.Lock()
+	srv := s.httpSrv
+	conns := make([]*conn, 0, len(s.conns))
+	for c := range s.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+	if srv != nil {
+		// Stop accepting; Shutdown does not wait for hijacked (WebSocket) connections.
+		sctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		if err := srv.Shutdown(sctx); err != nil {
+			_ = srv.Close()
+		}
+		cancel()
+	}
+	for _, c := range conns {
+		c.requestClose(closeGoingAway, closeReasonGone)
+	}
+	waitDone := make(chan struct{})
+	go func() { s.connWG.Wait(); close(waitDone) }()
+	select {
+	case <-waitDone:
+	case <-ctx.Done():
+		errs = append(errs, fmt.Errorf("server: connections still open: %w", ctx.Err()))
+	}
+	if err := s.rooms.Shutdown(ctx); err != nil {
+		errs = append(errs, fmt.Errorf("server: rooms: %w", err))
+	}
+	if s.deps.Close != nil {
+		if err := s.deps.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("server: store: %w", err))
+		}
+	}
+	s.log.Info("shut down", "connections_closed", len(conns), "took", time.Since(start).Round(time.Millisecond))
+	return errors.Join(errs...)
+}
+
+// edgeError maps any error from the layers below to the one typed edge error, logging
+// the ones that are not the client's fault.
+func (s *Server) edgeError(err error) *Error {
+	var se *Error
+	if errors.As(err, &se) {
+		return se
+	}
+	var re *room.Error
+	if errors.As(err, &re) || errors.Is(err, room.ErrSeqConflict) || errors.Is(err, room.ErrStoreUnavailable) {
+		ce := room.ClientError(err)
+		msg := err.Error()
+		if ce.Code == CodeInternal {
+			msg = "internal error"
+		}
+		e := &Error{Code: ce.Code, Message: strings.TrimPrefix(msg, "room: "), Status: statusOf(ce.Code), cause: err}
+		if e.Code == CodeInternal || e.Code == CodeUnavailable {
+			s.log.Warn("room error", "code", e.Code, "err", err)
+		}
+		return e
+	}
+	e := AsError(err)
+	if e.Code == CodeInternal {
+		s.log.Error("internal error", "err", err)
+	}
+	return e
+}
+
+// ipRate is a per-IP token bucket for expensive HTTP calls (creating players and rooms).
+type ipRate struct {
+	mu    sync.Mutex
+	r     rate.Limit
+	burst int
+	m     map[string]*rate.Limiter
+}
+
+func newIPRate(perSec float64, burst int) *ipRate {
+	return &ipRate{r: rate.Limit(perSec), burst: burst, m: map[string]*rate.Limiter{}}
+}
+
+func (l *ipRate) allow(ip string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	lim, ok := l.m[ip]
+	if !ok {
+		if len(l.m) > 50_000 { // bound memory: forget everyone (a burst is harmless)
+			l.m = map[string]*rate.Limiter{}
+		}
+		lim = rate.NewLimiter(l.r, l.burst)
+		l.m[ip] = lim
+	}
+	return lim.Allow()
+}
