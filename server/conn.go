@@ -34,7 +34,7 @@ const (
 
 // Close codes used by the server (RFC 6455 and the protocol doc).
 const (
-	closeGoingAway    = websocket.CloseGoingAway      // 1001: server shutting down; reconnect
+	closeGoingAway    = websocket.CloseGoingAway       // 1001: server shutting down; reconnect
 	closePolicy       = websocket.ClosePolicyViolation // 1008: flood, bad origin...; do not retry blindly
 	closeTooBig       = websocket.CloseMessageTooBig   // 1009: frame over hardReadLimit
 	closeTryAgain     = websocket.CloseTryAgainLater   // 1013: slow consumer; reconnect with last_seq
@@ -56,10 +56,10 @@ type conn struct {
 	ip     string
 	log    *slog.Logger
 
-	send    chan []byte      // acks, errors, welcome, pong: bounded, written by the reader only
-	attach  chan Session     // hands the joined session to the writer
-	closing chan closeReq    // asks the writer to send a close frame and stop
-	done    chan struct{}    // closed when the writer has stopped
+	send    chan []byte   // acks, errors, welcome, pong: bounded, written by the reader only
+	attach  chan Session  // hands the joined session to the writer
+	closing chan closeReq // asks the writer to send a close frame and stop
+	done    chan struct{} // closed when the writer has stopped
 	limiter *rate.Limiter
 
 	closeOnce  sync.Once
