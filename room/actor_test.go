@@ -352,6 +352,6 @@ func TestManagerCreateValidation(t *testing.T) {
 	defer cancel()
 	require.NoError(t, e.m.Shutdown(ctx))
 	_, err = e.m.Create(e.ctx, CreateRequest{Settings: DefaultSettings()})
-	assert.Equal(t, "unavailable", Code(err))
+	assert.Equal(t, "shutting_down", Code(err))
 	<-r.Done()
 }

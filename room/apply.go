@@ -3,6 +3,7 @@ package room
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gomoku-arena/gomoku/engine"
@@ -81,6 +82,9 @@ func (a *applier) emit(e Event) error {
 	e.At = a.at
 	if e.Game == 0 {
 		e.Game = a.s.game
+	}
+	if e.Kind != EvMove {
+		e.Ply = a.s.Ply() // stones on the board before the event
 	}
 	s, err := fold(a.s, e)
 	if err != nil {
@@ -462,7 +466,7 @@ func (a *applier) chat() error {
 	if a.cmd.By.ID == "" {
 		return ErrUnauthorized
 	}
-	ev := Event{Kind: EvChat, Text: a.cmd.Text}
+	ev := Event{Kind: EvChat, Text: strings.TrimSpace(a.cmd.Text)}
 	if me := a.me(); me != engine.Empty {
 		ev.Color = me.String()
 	} else {

@@ -2,6 +2,7 @@ package room
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -157,7 +158,8 @@ func TestApplyTable(t *testing.T) {
 		{"chat over", over, Command{Kind: CmdChat, By: bob, Text: "gg"}, nil, []EventKind{EvChat}},
 		{"chat anonymous", two, Command{Kind: CmdChat, Text: "x"}, ErrUnauthorized, nil},
 		{"chat empty", two, Command{Kind: CmdChat, By: alice}, ErrBadRequest, nil},
-		{"chat too long", two, Command{Kind: CmdChat, By: alice, Text: string(make([]byte, 301))}, ErrBadRequest, nil},
+		{"chat too long", two, Command{Kind: CmdChat, By: alice, Text: strings.Repeat("é", 301)}, ErrTooLarge, nil},
+		{"chat blank", two, Command{Kind: CmdChat, By: alice, Text: " \n "}, ErrBadRequest, nil},
 		{"chat disabled", noChat, Command{Kind: CmdChat, By: alice, Text: "x"}, ErrChatDisabled, nil},
 		// internal and unknown
 		{"ai move on human seat", two, Command{Kind: CmdAIMove, Color: "black", Ply: 2, Point: "a1"}, ErrBadRequest, nil},

@@ -62,10 +62,12 @@ func TestClockPerMove(t *testing.T) {
 }
 
 func TestClockPerMoveWithFischer(t *testing.T) {
-	s := seated(t, func(s *Settings) { s.Time = TimeControl{BaseMS: 5_000, PerMoveMS: 10_000} })
-	assert.Equal(t, at(5*time.Second), s.Deadline(), "the main clock is shorter")
+	s := seated(t, func(s *Settings) { s.Time = TimeControl{BaseMS: 10_000, PerMoveMS: 20_000} })
+	assert.Equal(t, at(10*time.Second), s.Deadline(), "the main clock is shorter")
 	s = play(t, s, "h8") // at 1 s
-	assert.Equal(t, at(6*time.Second), s.Deadline())
+	assert.Equal(t, at(11*time.Second), s.Deadline())
+	s = play(t, s, "i9") // at 2 s: white has 9 s left, then per-move 20 s
+	assert.Equal(t, at(2*time.Second+9*time.Second), s.Deadline())
 }
 
 func TestClockTakebackChargesMoverAndResumeDoesNot(t *testing.T) {

@@ -24,7 +24,8 @@ func TestDecodeCommand(t *testing.T) {
 		{`{"type":"move","ply":1}`, "bad_request", Command{}},
 		{`{"type":"sit","color":"green"}`, "bad_request", Command{}},
 		{`{"type":"chat","text":""}`, "bad_request", Command{}},
-		{`{"type":"chat","text":"` + strings.Repeat("x", 301) + `"}`, "bad_request", Command{}},
+		{`{"type":"chat","text":"` + strings.Repeat("x", 301) + `"}`, "too_large", Command{}},
+		{`{"type":"chat","text":"   "}`, "bad_request", Command{}},
 		{`{"type":"ai_move","point":"h8"}`, "unknown_type", Command{}},
 		{`{"type":"timeout"}`, "unknown_type", Command{}},
 		{`{"type":"dance"}`, "unknown_type", Command{}},
@@ -32,7 +33,7 @@ func TestDecodeCommand(t *testing.T) {
 		{`{"type":`, "bad_json", Command{}},
 		{`{"type":"resign"} {}`, "bad_json", Command{}},
 		{`{"type":"resign","id":"` + strings.Repeat("i", 65) + `"}`, "bad_request", Command{}},
-		{`{"type":"chat","text":"` + strings.Repeat("x", 5000) + `"}`, "bad_request", Command{}},
+		{`{"type":"chat","text":"` + strings.Repeat("x", 5000) + `"}`, "too_large", Command{}},
 	}
 	for _, tt := range tests {
 		c, err := DecodeCommand([]byte(tt.in))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -85,7 +86,7 @@ const MaxClientIDLen = 64
 func DecodeCommand(data []byte) (Command, error) {
 	var c Command
 	if len(data) > MaxCommandBytes {
-		return c, fmt.Errorf("%w: frame over %d bytes", ErrBadRequest, MaxCommandBytes)
+		return c, fmt.Errorf("%w: frame over %d bytes", ErrTooLarge, MaxCommandBytes)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&c); err != nil {
@@ -121,9 +122,13 @@ func (c Command) validate() error {
 			return fmt.Errorf("%w: point", ErrBadRequest)
 		}
 	case CmdChat:
-		n := utf8.RuneCountInString(c.Text)
-		if !utf8.ValidString(c.Text) || n == 0 || n > MaxChatRunes {
-			return fmt.Errorf("%w: chat text must be 1 to %d characters", ErrBadRequest, MaxChatRunes)
+		t := strings.TrimSpace(c.Text)
+		n := utf8.RuneCountInString(t)
+		if !utf8.ValidString(t) || n == 0 {
+			return fmt.Errorf("%w: empty chat text", ErrBadRequest)
+		}
+		if n > MaxChatRunes {
+			return fmt.Errorf("%w: chat text over %d characters", ErrTooLarge, MaxChatRunes)
 		}
 	}
 	return nil

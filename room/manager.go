@@ -65,7 +65,7 @@ type CreateRequest struct {
 }
 
 // ErrManagerClosed is returned after Shutdown.
-var ErrManagerClosed = newError("unavailable", "server is shutting down")
+var ErrManagerClosed = ErrShuttingDown
 
 // Create stores a new room, starts it, seats the creator and, for rooms without human
 // seats (AI vs AI), starts the game. Rooms with a machine seat are refused with

@@ -104,7 +104,7 @@ func (o Options) withDefaults() Options {
 }
 
 // ErrNoEngines is returned by DefaultPlayers for external engine seats.
-var ErrNoEngines = newError("bad_request", "no external engines are configured")
+var ErrNoEngines = &Error{Code: ErrNoSuchEngine.Code, Message: "room: no external engines are configured"}
 
 // DefaultPlayers resolves built-in AI seats with engine.NewPlayer at the seat's level;
 // it refuses external engine seats (configure Options.Players for those).

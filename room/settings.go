@@ -69,6 +69,8 @@ func DefaultSettings() Settings {
 
 // Limits of settings and inputs.
 const (
+	MinBaseMS      = int64(10 * time.Second / time.Millisecond)
+	MinPerMoveMS   = int64(time.Second / time.Millisecond)
 	MaxBaseMS      = int64(3 * time.Hour / time.Millisecond)
 	MaxIncrementMS = int64(time.Minute / time.Millisecond)
 	MaxPerMoveMS   = int64(time.Hour / time.Millisecond)
@@ -98,7 +100,8 @@ func (s Settings) Normalize() (Settings, error) {
 	}
 	t := s.Time
 	if t.BaseMS < 0 || t.BaseMS > MaxBaseMS || t.IncrementMS < 0 || t.IncrementMS > MaxIncrementMS ||
-		t.PerMoveMS < 0 || t.PerMoveMS > MaxPerMoveMS || (t.BaseMS == 0 && t.IncrementMS != 0) {
+		t.PerMoveMS < 0 || t.PerMoveMS > MaxPerMoveMS || (t.BaseMS == 0 && t.IncrementMS != 0) ||
+		(t.BaseMS != 0 && t.BaseMS < MinBaseMS) || (t.PerMoveMS != 0 && t.PerMoveMS < MinPerMoveMS) {
 		return s, fmt.Errorf("%w: time control", ErrBadSettings)
 	}
 	for _, seat := range []*SeatSpec{&s.Black, &s.White} {
