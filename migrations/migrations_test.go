@@ -77,21 +77,22 @@ func TestEmptyStore(t *testing.T) {
 		cur, latest, pending, err := Status(ctx, c)
 		require.NoError(t, err)
 		assert.Equal(t, 0, cur)
-		assert.Equal(t, 2, latest)
+		assert.Equal(t, 3, latest)
 		assert.Equal(t, Latest(), latest)
-		require.Len(t, pending, 2)
+		require.Len(t, pending, 3)
 		assert.Equal(t, 1, pending[0].Version)
 
 		require.NoError(t, Apply(ctx, c, quiet()))
 		cur, _, pending, err = Status(ctx, c)
 		require.NoError(t, err)
-		assert.Equal(t, 2, cur)
+		assert.Equal(t, 3, cur)
 		assert.Empty(t, pending)
 		h, err := c.HGetAll(ctx, KeySchema).Result()
 		require.NoError(t, err)
-		assert.Equal(t, "2", h["version"])
+		assert.Equal(t, "3", h["version"])
 		assert.Contains(t, h, "applied:1")
 		assert.Contains(t, h, "applied:2")
+		assert.Contains(t, h, "applied:3")
 		assert.Contains(t, h, "created")
 
 		// Re-running is a no-op.
@@ -115,7 +116,7 @@ func TestUpgradePopulatedV1(t *testing.T) {
 		cur, _, pending, err := Status(ctx, c)
 		require.NoError(t, err)
 		require.Equal(t, 1, cur)
-		require.Len(t, pending, 1)
+		require.Len(t, pending, 2)
 
 		now := time.Now().Truncate(time.Second)
 		st := redisstore.New(c, redisstore.WithLobbyInScript(false))
@@ -124,7 +125,7 @@ func TestUpgradePopulatedV1(t *testing.T) {
 		msBatch = 64 // several conversion batches per key
 		for i := 0; i < rooms; i++ {
 			id := fmt.Sprintf("r%04d", i)
-			require.NoError(t, st.Create(ctx, id, map[string]string{"i": fmt.Sprint(i)}, []byte(`{"kind":"created"}`), redisstore.IndexUpdate{}))
+			require.NoError(t, v1CreateRoom(ctx, c, id, map[string]string{"i": fmt.Sprint(i)}, `{"kind":"created"}`))
 			at := now.Add(-time.Duration(rooms-i) * time.Minute) // r0299 most recent
 			switch {
 			case i%3 == 0:
@@ -142,7 +143,7 @@ func TestUpgradePopulatedV1(t *testing.T) {
 		require.NoError(t, Apply(ctx, c, quiet()))
 		cur, _, _, err = Status(ctx, c)
 		require.NoError(t, err)
-		require.Equal(t, 2, cur)
+		require.Equal(t, 3, cur)
 
 		for _, key := range lobbyKeysV2 {
 			zs, err := c.ZRangeWithScores(ctx, key, 0, -1).Result()
@@ -158,7 +159,7 @@ func TestUpgradePopulatedV1(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, float64(now.Add(-rooms*time.Minute).UnixMilli()), sc)
 
-		// The current store reads the migrated indexes: most recent first, and
+		// The current store reads the migrated rooms and indexes: most recent first, and
 		// finished games within the retention are not pruned as ancient.
 		ids, _, err := st.List(ctx, redisstore.IndexLive, "", 3)
 		require.NoError(t, err)
@@ -172,13 +173,28 @@ func TestUpgradePopulatedV1(t *testing.T) {
 		assert.Equal(t, "r0297", ids[0])
 		live, err := st.LiveRooms(ctx)
 		require.NoError(t, err)
-		assert.Len(t, live, rooms-rooms/3+1)
+		assert.Len(t, live, rooms-rooms/3+1, "v3 active index filled from live and open")
+		assert.Equal(t, "r0001", live[0], "least recently active first")
+		assert.Equal(t, "fresh", live[len(live)-1])
+
+		f, seq, err := st.Load(ctx, "r0007")
+		require.NoError(t, err)
+		assert.Equal(t, uint64(1), seq)
+		assert.Equal(t, "7", f["i"])
+		_, err = st.Append(ctx, "r0007", 1, [][]byte{[]byte(`{"kind":"move"}`)}, nil, redisstore.Touch(time.Time{}, redisstore.IndexLive))
+		require.NoError(t, err)
 
 		// Re-running migration 2 itself changes nothing.
 		before, err := c.ZRangeWithScores(ctx, "gomoku:lobby:open", 0, -1).Result()
 		require.NoError(t, err)
 		require.NoError(t, up2(ctx, c))
 		after, err := c.ZRangeWithScores(ctx, "gomoku:lobby:open", 0, -1).Result()
+		require.NoError(t, err)
+		assert.Equal(t, before, after)
+		before, err = c.ZRangeWithScores(ctx, keyActiveV3, 0, -1).Result()
+		require.NoError(t, err)
+		require.NoError(t, up3(ctx, c))
+		after, err = c.ZRangeWithScores(ctx, keyActiveV3, 0, -1).Result()
 		require.NoError(t, err)
 		assert.Equal(t, before, after)
 	})
@@ -203,10 +219,10 @@ func TestBogusTinyScoresTerminate(t *testing.T) {
 func TestConcurrentStartups(t *testing.T) {
 	eachBackend(t, func(t *testing.T, _ backend, newClient func() *redis.Client) {
 		ctx := ctxT(t)
-		var runs [3]atomic.Int32
+		var runs [4]atomic.Int32
 		var running, maxRunning atomic.Int32
 		list := All()
-		list = append(list, Migration{3, "slow test migration", func(ctx context.Context, c redis.UniversalClient) error {
+		list = append(list, Migration{4, "slow test migration", func(ctx context.Context, c redis.UniversalClient) error {
 			time.Sleep(700 * time.Millisecond)
 			return nil
 		}})
@@ -248,7 +264,7 @@ func TestConcurrentStartups(t *testing.T) {
 		assert.Equal(t, int32(1), maxRunning.Load())
 		v, err := version(ctx, newClient())
 		require.NoError(t, err)
-		assert.Equal(t, 3, v)
+		assert.Equal(t, 4, v)
 	})
 }
 
@@ -263,7 +279,7 @@ func TestDeadMigratorLock(t *testing.T) {
 		assert.GreaterOrEqual(t, time.Since(start), 300*time.Millisecond)
 		v, err := version(ctx, c)
 		require.NoError(t, err)
-		assert.Equal(t, 2, v)
+		assert.Equal(t, 3, v)
 	})
 }
 
@@ -272,7 +288,7 @@ func TestFailedMigrationIsRetried(t *testing.T) {
 	c := redis.NewClient(&redis.Options{Addr: m.Addr()})
 	ctx := ctxT(t)
 	fail := true
-	list := append(All(), Migration{3, "flaky", func(context.Context, redis.UniversalClient) error {
+	list := append(All(), Migration{4, "flaky", func(context.Context, redis.UniversalClient) error {
 		if fail {
 			return errors.New("boom")
 		}
@@ -282,13 +298,13 @@ func TestFailedMigrationIsRetried(t *testing.T) {
 	require.ErrorContains(t, err, "boom")
 	v, err := version(ctx, c)
 	require.NoError(t, err)
-	assert.Equal(t, 2, v, "versions before the failure are recorded")
+	assert.Equal(t, 3, v, "versions before the failure are recorded")
 	assert.False(t, m.Exists(KeyLock), "lock released on failure")
 	fail = false
 	require.NoError(t, apply(ctx, c, quiet(), list, defaults))
 	v, err = version(ctx, c)
 	require.NoError(t, err)
-	assert.Equal(t, 3, v)
+	assert.Equal(t, 4, v)
 }
 
 func TestTooNewAndUnavailable(t *testing.T) {
@@ -300,7 +316,7 @@ func TestTooNewAndUnavailable(t *testing.T) {
 	cur, latest, pending, err := Status(ctx, c)
 	require.NoError(t, err)
 	assert.Equal(t, 99, cur)
-	assert.Equal(t, 2, latest)
+	assert.Equal(t, 3, latest)
 	assert.Empty(t, pending)
 	m.HSet(KeySchema, "version", "x")
 	assert.Error(t, Apply(ctx, c, quiet()))
@@ -321,8 +337,11 @@ func TestApplyOnCluster(t *testing.T) {
 	require.NoError(t, Apply(ctx, c, quiet()))
 	cur, _, _, err := Status(ctx, c)
 	require.NoError(t, err)
-	assert.Equal(t, 2, cur)
+	assert.Equal(t, 3, cur)
 	sc, err := c.ZScore(ctx, "gomoku:lobby:live", "room7").Result()
+	require.NoError(t, err)
+	assert.Equal(t, float64(1_700_000_007_000), sc)
+	sc, err = c.ZScore(ctx, keyActiveV3, "room7").Result()
 	require.NoError(t, err)
 	assert.Equal(t, float64(1_700_000_007_000), sc)
 }

@@ -28,3 +28,21 @@ func v1Touch(ctx context.Context, c redis.UniversalClient, roomID string, at tim
 	})
 	return err
 }
+
+// v1CreateRoom writes a room the way layout v1 (and v2) did: state hash with
+// "seq" and the event list under the {room:ID} hash tag; nothing else.
+func v1CreateRoom(ctx context.Context, c redis.UniversalClient, roomID string, fields map[string]string, events ...string) error {
+	base := "gomoku:{room:" + roomID + "}:"
+	_, err := c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		args := []any{"seq", len(events)}
+		for k, v := range fields {
+			args = append(args, k, v)
+		}
+		p.HSet(ctx, base+"state", args...)
+		for _, e := range events {
+			p.RPush(ctx, base+"events", e)
+		}
+		return nil
+	})
+	return err
+}

@@ -4,7 +4,7 @@
 // events and snapshot fields are opaque bytes and strings; package room
 // adapts it to its Store interface.
 //
-// # Key layout (schema version 2, see package migrations)
+// # Key layout (schema version 3, see package migrations)
 //
 // Every key of one room carries the hash tag {room:ID}, so all of them live in
 // one Redis Cluster slot and the append script may touch them together:
@@ -21,9 +21,17 @@
 // activity as Unix milliseconds (layout v1 used Unix seconds; migration 2
 // converted them so that rooms active in the same second keep their order):
 //
-//	gomoku:lobby:live        rooms not finished (recovery reads it: LiveRooms)
-//	gomoku:lobby:open        rooms with a seat anyone may take
-//	gomoku:lobby:finished    finished games, pruned past the retention
+//	gomoku:lobby:live        listed rooms not finished (games to watch)
+//	gomoku:lobby:open        listed rooms with a seat anyone may take
+//	gomoku:lobby:finished    listed finished games, pruned past the retention
+//	gomoku:rooms:active      EVERY room not finished, listed or private,
+//	                         maintained by the store itself (IndexActive);
+//	                         recovery reads it (LiveRooms). Added in layout v3;
+//	                         v2 recovery used live+open and so missed
+//	                         private rooms.
+//
+// Which lobby sets a room is in is the caller's choice (IndexUpdate), e.g.
+// private rooms in none.
 //
 //	gomoku:schema            hash: "version" = layout version, plus one
 //	                         "applied:N" = ms timestamp per applied migration

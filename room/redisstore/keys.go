@@ -9,6 +9,7 @@ const (
 	KeyLobbyLive   = "gomoku:lobby:live"
 	KeyLobbyOpen   = "gomoku:lobby:open"
 	KeyLobbyFinish = "gomoku:lobby:finished"
+	KeyRoomsActive = "gomoku:rooms:active"
 	// FieldSeq is the state-hash field holding the room's last event seq.
 	FieldSeq = "seq"
 )
@@ -21,6 +22,10 @@ const (
 	IndexLive     Index = "live"     // rooms not finished (games in progress and rooms waiting for players)
 	IndexOpen     Index = "open"     // rooms with an open seat that anyone may take
 	IndexFinished Index = "finished" // finished games, kept for the retention period
+	// IndexActive holds every room not finished, public or private, whatever
+	// its lobby entries: the rooms to restore after a restart (LiveRooms).
+	// The store maintains it; it cannot be named in an IndexUpdate.
+	IndexActive Index = "active"
 )
 
 // Key returns the sorted-set key of the index ("" for an unknown index).
@@ -32,6 +37,8 @@ func (i Index) Key() string {
 		return KeyLobbyOpen
 	case IndexFinished:
 		return KeyLobbyFinish
+	case IndexActive:
+		return KeyRoomsActive
 	}
 	return ""
 }
@@ -44,11 +51,13 @@ func (i Index) pos() int {
 		return 2
 	case IndexFinished:
 		return 3
+	case IndexActive:
+		return 4
 	}
 	return 0
 }
 
-// ParseIndex returns the index named s ("live", "open", "finished").
+// ParseIndex returns the index named s ("live", "open", "finished", "active").
 func ParseIndex(s string) (Index, bool) {
 	i := Index(s)
 	return i, i.Key() != ""

@@ -56,28 +56,13 @@ func (s *Store) Count(ctx context.Context, which Index) (int64, error) {
 	return n, wrap("count", err)
 }
 
-// LiveRooms returns every room in the IndexLive or IndexOpen index: the rooms a node
-// must be able to restore after a restart (recovery). A listed room may have
-// been deleted or expired meanwhile: Load then returns ErrNoSuchRoom.
+// LiveRooms returns every unfinished room, public or private (IndexActive),
+// least recently active first: the rooms a node must be able to restore after
+// a restart. A listed room may have been deleted or expired meanwhile: Load
+// then returns ErrNoSuchRoom.
 func (s *Store) LiveRooms(ctx context.Context) ([]string, error) {
-	var live, open *redis.StringSliceCmd
-	_, err := s.c.Pipelined(ctx, func(p redis.Pipeliner) error {
-		live = p.ZRange(ctx, KeyLobbyLive, 0, -1)
-		open = p.ZRange(ctx, KeyLobbyOpen, 0, -1)
-		return nil
-	})
-	if err != nil {
-		return nil, wrap("live rooms", err)
-	}
-	seen := make(map[string]bool, len(live.Val())+len(open.Val()))
-	var out []string
-	for _, id := range append(live.Val(), open.Val()...) {
-		if !seen[id] {
-			seen[id] = true
-			out = append(out, id)
-		}
-	}
-	return out, nil
+	ids, err := s.c.ZRange(ctx, KeyRoomsActive, 0, -1).Result()
+	return ids, wrap("live rooms", err)
 }
 
 // LoadMany loads the snapshot fields and seqs of several rooms in one

@@ -6,13 +6,13 @@ import "github.com/redis/go-redis/v9"
 // It runs the same on Redis 7 and on miniredis (Lua 5.1, no cjson needed).
 //
 //	KEYS[1] state hash, KEYS[2] events list, KEYS[3] pub/sub channel,
-//	KEYS[4..6] lobby live/open/finished (only when the lobby is updated in the script)
+//	KEYS[4..7] lobby live/open/finished, rooms active (only when the lobby is updated in the script)
 //	ARGV[1] expected seq: "new" (room must not exist), "any" (must exist) or a decimal seq
 //	ARGV[2] number of events, ARGV[3] number of field/value pairs
 //	ARGV[4] publish command: "PUBLISH", "SPUBLISH" or "" (none)
 //	ARGV[5] expiry of the room keys: "" keep, "0" persist, else PEXPIRE milliseconds
 //	ARGV[6] number of lobby ops, ARGV[7] room id
-//	then the events, then field, value, ..., then lobby ops as (index 1..3, op, score)
+//	then the events, then field, value, ..., then lobby ops as (index 1..4, op, score)
 //	with op "+" (ZADD), "-" (ZREM) or "<" (ZREMRANGEBYSCORE -inf (score: prune)
 //
 // Returns {1, newSeq} written; {0, seq} seq conflict; {-1, 0} no such room;

@@ -70,9 +70,14 @@ func (s *Store) Client() redis.UniversalClient { return s.c }
 func (s *Store) Retention() time.Duration { return s.retention }
 
 // IndexUpdate changes a room's lobby membership together with an append.
-// Adding to Finished sets the retention TTL on the room's keys (and prunes
-// finished entries older than the retention); adding to Live or Open removes
-// any TTL (a rematch revives a finished room). The zero value changes nothing.
+// Adding to IndexFinished sets the retention TTL on the room's keys (and
+// prunes finished entries older than the retention) and removes the room from
+// IndexActive; adding to IndexLive or IndexOpen, or removing from
+// IndexFinished, removes any TTL (a rematch revives a finished room) and
+// (re-)adds it to IndexActive. Create adds the
+// room to IndexActive unless it adds it to IndexFinished. The lobby sets are
+// the caller's to choose (e.g. private rooms in none of them); IndexActive
+// always has every unfinished room. The zero value changes nothing.
 type IndexUpdate struct {
 	Add    []Index   // ZADD the room with score At (ms)
 	Remove []Index   // ZREM the room
@@ -107,22 +112,27 @@ type lobbyOp struct {
 	score string
 }
 
-func (s *Store) lobbyOps(u IndexUpdate) (ops []lobbyOp, expire string, err error) {
+func (s *Store) lobbyOps(u IndexUpdate, create bool) (ops []lobbyOp, expire string, err error) {
 	at := u.At
 	if at.IsZero() {
 		at = s.now()
 	}
 	ms := strconv.FormatInt(at.UnixMilli(), 10)
-	for _, i := range u.Remove {
-		if i.Key() == "" {
-			return nil, "", fmt.Errorf("%w: unknown index %q", ErrBadRequest, i)
+	for _, list := range [][]Index{u.Remove, u.Add} {
+		for _, i := range list {
+			if i.Key() == "" || i == IndexActive {
+				return nil, "", fmt.Errorf("%w: index %q cannot be updated", ErrBadRequest, i)
+			}
 		}
+	}
+	active := create
+	for _, i := range u.Remove {
 		ops = append(ops, lobbyOp{i, "-", ms})
+		if i == IndexFinished { // no longer finished: live again
+			active, expire = true, "0"
+		}
 	}
 	for _, i := range u.Add {
-		if i.Key() == "" {
-			return nil, "", fmt.Errorf("%w: unknown index %q", ErrBadRequest, i)
-		}
 		ops = append(ops, lobbyOp{i, "+", ms})
 		switch i {
 		case IndexFinished:
@@ -130,10 +140,17 @@ func (s *Store) lobbyOps(u IndexUpdate) (ops []lobbyOp, expire string, err error
 			cut := strconv.FormatInt(at.Add(-s.retention).UnixMilli(), 10)
 			ops = append(ops, lobbyOp{IndexFinished, "<", cut})
 		case IndexLive, IndexOpen:
+			active = true
 			if expire == "" {
 				expire = "0"
 			}
 		}
+	}
+	switch {
+	case expire != "" && expire != "0": // finished
+		ops = append(ops, lobbyOp{IndexActive, "-", ms})
+	case active:
+		ops = append(ops, lobbyOp{IndexActive, "+", ms})
 	}
 	return ops, expire, nil
 }
@@ -186,7 +203,7 @@ func (s *Store) write(ctx context.Context, roomID, expected string, events [][]b
 	if _, ok := fields[FieldSeq]; ok {
 		return 0, fmt.Errorf("%w: field %q is reserved", ErrBadRequest, FieldSeq)
 	}
-	ops, expire, err := s.lobbyOps(index)
+	ops, expire, err := s.lobbyOps(index, expected == "new")
 	if err != nil {
 		return 0, err
 	}
@@ -198,7 +215,7 @@ func (s *Store) write(ctx context.Context, roomID, expected string, events [][]b
 	}
 	nl := 0
 	if s.lobbyInScript {
-		keys = append(keys, KeyLobbyLive, KeyLobbyOpen, KeyLobbyFinish)
+		keys = append(keys, KeyLobbyLive, KeyLobbyOpen, KeyLobbyFinish, KeyRoomsActive)
 		nl = len(ops)
 	}
 	args := make([]any, 0, 7+len(events)+2*len(fields)+3*nl)
@@ -354,7 +371,7 @@ func (s *Store) Delete(ctx context.Context, roomID string) error {
 		return wrap("delete "+roomID, err)
 	}
 	_, err := s.c.Pipelined(ctx, func(p redis.Pipeliner) error {
-		for _, i := range []Index{IndexLive, IndexOpen, IndexFinished} {
+		for _, i := range []Index{IndexLive, IndexOpen, IndexFinished, IndexActive} {
 			p.ZRem(ctx, i.Key(), roomID)
 		}
 		return nil

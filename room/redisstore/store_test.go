@@ -328,3 +328,51 @@ func TestListErrors(t *testing.T) {
 	assert.Equal(t, []map[string]string{nil, {"k": "v"}}, fs)
 	assert.Equal(t, []uint64{0, 1}, seqs)
 }
+
+// TestActiveIndex: every unfinished room is found for recovery, including
+// private rooms that are in no lobby set.
+func TestActiveIndex(t *testing.T) {
+	for _, inScript := range []bool{true, false} {
+		t.Run("inScript="+strconv.FormatBool(inScript), func(t *testing.T) {
+			eachBackend(t, func(t *testing.T, b *backend) {
+				ctx := ctxT(t)
+				s := New(b.client, WithLobbyInScript(inScript))
+				now := time.Now()
+				require.NoError(t, s.Create(ctx, "private", nil, ev(1), IndexUpdate{}))
+				require.NoError(t, s.Create(ctx, "public", nil, ev(1), Touch(now, IndexOpen, IndexLive)))
+				require.NoError(t, s.Create(ctx, "imported", nil, ev(1), FinishUpdate(now)))
+				live, err := s.LiveRooms(ctx)
+				require.NoError(t, err)
+				assert.ElementsMatch(t, []string{"private", "public"}, live)
+				ids, _, err := s.List(ctx, IndexLive, "", 10)
+				require.NoError(t, err)
+				assert.Equal(t, []string{"public"}, ids)
+
+				_, err = s.Append(ctx, "private", 1, [][]byte{ev(2)}, nil, FinishUpdate(now))
+				require.NoError(t, err)
+				live, err = s.LiveRooms(ctx)
+				require.NoError(t, err)
+				assert.Equal(t, []string{"public"}, live)
+				// A private rematch: no lobby set, but active again.
+				_, err = s.Append(ctx, "private", 2, [][]byte{ev(3)}, nil, IndexUpdate{Remove: []Index{IndexFinished}})
+				require.NoError(t, err)
+				n, err := s.Count(ctx, IndexActive)
+				require.NoError(t, err)
+				assert.Equal(t, int64(2), n)
+				rec, err := s.Export(ctx, "private")
+				require.NoError(t, err)
+				assert.Zero(t, rec.ExpiresIn, "retention TTL removed")
+				ids, _, err = s.List(ctx, IndexLive, "", 10)
+				require.NoError(t, err)
+				assert.Equal(t, []string{"public"}, ids, "still not in the public lobby")
+
+				_, err = s.Append(ctx, "public", 1, nil, nil, IndexUpdate{Add: []Index{IndexActive}})
+				assert.ErrorIs(t, err, ErrBadRequest)
+				require.NoError(t, s.Delete(ctx, "public"))
+				live, err = s.LiveRooms(ctx)
+				require.NoError(t, err)
+				assert.Equal(t, []string{"private"}, live)
+			})
+		})
+	}
+}
