@@ -42,10 +42,12 @@ export function renderGame(main, roomId, ctx) {
   let serverOffset = 0; // local Date.now() - server time
   let ai = null;
   let aiAt = 0;
+  let aiCount = 0;
   let hint = null;
   let viewPly = null; // null: live position
   let autoplay = null;
   let pendingSit = null;
+  let myId = (store.player() || {}).id || '';
   const pending = new Map(); // id -> {x, y, color, point}
   let tab = 'moves';
   let resignArmed = false;
@@ -104,6 +106,7 @@ export function renderGame(main, roomId, ctx) {
     switch (msg.type) {
       case 'welcome':
         role = (msg.you && msg.you.role) || 'spectator';
+        if (msg.you && msg.you.player_id) myId = msg.you.player_id;
         if (pendingSit && !isPlayer(role)) {
           try { client.send({ type: 'sit', color: pendingSit }); } catch (e) { toast(errorText(e.code, e.message), 'error'); }
         }
@@ -125,6 +128,7 @@ export function renderGame(main, roomId, ctx) {
         else if (!msg.id || !pending.has(msg.id)) toast(errorText(msg.code, msg.message), 'error');
         break;
       case 'ai':
+        aiCount++;
         ai = msg;
         aiAt = performance.now();
         break;
@@ -155,7 +159,7 @@ export function renderGame(main, roomId, ctx) {
       case 'move':
         ai = null;
         hint = null;
-        sound.play('stone');
+        if (ev.color !== role) sound.play('stone');
         board.say(t('board.played', { color: t(`color.${ev.color}`), point: ev.point }));
         if (viewPly === before.moves.length) viewPly = null;
         break;
@@ -168,7 +172,6 @@ export function renderGame(main, roomId, ctx) {
         sound.play(isPlayer(role) && g.result.result !== role && g.result.result !== 'draw' ? 'alert' : 'win');
         break;
       case 'rematch':
-        if (isPlayer(role)) role = other(role);
         viewPly = null;
         stopAutoplay();
         break;
@@ -229,6 +232,7 @@ export function renderGame(main, roomId, ctx) {
   async function sit(color) {
     try {
       const p = await api.ensurePlayer(ctx.playerName());
+      myId = p.id;
       if (client.token !== p.token) {
         client.token = p.token;
         pendingSit = color;
@@ -298,8 +302,17 @@ export function renderGame(main, roomId, ctx) {
     return { connected: !!p.connected, remainingMs, claimable: !!p.claimable };
   }
 
+  // The seat holding my player id is my role (a sit, a rematch swap, a reload).
+  function syncRole() {
+    if (!myId) return;
+    const mine = COLORS.find((c) => g.seats[c] && g.seats[c].player_id === myId);
+    if (mine) role = mine;
+    else if (isPlayer(role) && (!g.seats[role] || (g.seats[role].player_id && g.seats[role].player_id !== myId))) role = 'spectator';
+  }
+
   // --- rendering ---
   function render() {
+    syncRole();
     if (fatal) {
       main.replaceChildren(h('section.card', { style: 'padding:24px;text-align:center' }, h('h2', fatal), h('a.btn.btn-primary', { href: '/' }, t('action.lobby'))));
       client.stop();
@@ -501,7 +514,7 @@ export function renderGame(main, roomId, ctx) {
   render();
 
   // test hook for browser tests (read-only view of the state)
-  window.__gomoku = { get game() { return g; }, get role() { return role; }, get conn() { return conn; }, seatName };
+  window.__gomoku = { get game() { return g; }, get role() { return role; }, get conn() { return conn; }, get aiMessages() { return aiCount; }, seatName };
 
   return () => {
     clearInterval(ticker);

@@ -1,0 +1,143 @@
+package browsertest
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	cd "github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+)
+
+// humanGame creates a game between two people: alice (black) creates it, bob takes white.
+func humanGame(t *testing.T, e *Env, set string) (alice, bob *Page, path string) {
+	t.Helper()
+	alice = e.NewPage(t, "alice")
+	path = alice.CreateGame("human", `f.color.value = 'black'; f.visibility.value = 'private'; f.time.value = '10+5'; `+set)
+	alice.WaitRole("black")
+	bob = e.NewPage(t, "bob")
+	bob.Open(path)
+	bob.Click(`[data-sit="white"]`)
+	bob.WaitRole("white")
+	alice.Wait("game started", `__gomoku.game.phase === 'playing' && __gomoku.game.seats.white !== null`, 10*time.Second)
+	return alice, bob, path
+}
+
+// playAlternately plays points in order, black first, waiting for each move on both pages.
+func playAlternately(t *testing.T, black, white *Page, start int, points ...string) {
+	t.Helper()
+	for i, pt := range points {
+		mover, other := black, white
+		if (start+i)%2 == 1 {
+			mover, other = white, black
+		}
+		mover.Wait("my turn", `document.querySelector('#status').textContent.length > 0 && __gomoku.game.moves.length === `+strconv.Itoa(start+i), 10*time.Second)
+		mover.Play(pt)
+		mover.WaitMoves(start + i + 1)
+		other.WaitMoves(start + i + 1)
+	}
+}
+
+func TestTwoPlayersPlayToFiveAndSpectatorFollows(t *testing.T) {
+	e := Setup(t)
+	alice, bob, path := humanGame(t, e, "")
+	watcher := e.NewPage(t, "watcher")
+	watcher.Open(path + "?watch=1")
+	watcher.WaitRole("spectator")
+	require.Zero(t, Eval[int](watcher, `document.querySelectorAll('[data-sit]').length`), "spectate link shows no seat button")
+
+	playAlternately(t, alice, bob, 0, "h8", "a1", "i8", "a2", "j8", "a3", "k8")
+	watcher.WaitMoves(7)
+	require.Equal(t, []string{"h8", "a1", "i8", "a2", "j8", "a3", "k8"}, watcher.Moves(), "the spectator saw every move live")
+	playAlternately(t, alice, bob, 7, "a4", "l8")
+
+	alice.Wait("win", `__gomoku.game.phase === 'finished'`, 10*time.Second)
+	bob.Wait("loss", `__gomoku.game.phase === 'finished'`, 10*time.Second)
+	watcher.Wait("result", `__gomoku.game.phase === 'finished'`, 10*time.Second)
+	require.Contains(t, alice.StatusText(), "You win")
+	require.Contains(t, bob.StatusText(), "You lose")
+	require.Contains(t, bob.StatusText(), "five in a row")
+	require.Contains(t, watcher.StatusText(), "Black wins")
+	require.Equal(t, 5, Eval[int](watcher, `document.querySelectorAll('svg.board .win').length`), "winning five highlighted")
+	require.Equal(t, 1, Eval[int](alice, `document.querySelectorAll('#btn-rematch').length`), "rematch offered after the game")
+	// replay controls for the finished game
+	watcher.Click("#rp-first")
+	watcher.Wait("replay at 0", `document.querySelectorAll('svg.board .stones .stone').length === 0`, 5*time.Second)
+	watcher.Click("#rp-next")
+	watcher.Wait("replay at 1", `document.querySelectorAll('svg.board .stones .stone').length === 1`, 5*time.Second)
+}
+
+func TestReloadKeepsTheSeat(t *testing.T) {
+	e := Setup(t)
+	alice, bob, _ := humanGame(t, e, "")
+	playAlternately(t, alice, bob, 0, "h8", "h9")
+	alice.Reload()
+	alice.WaitRole("black")
+	alice.WaitMoves(2)
+	require.Contains(t, alice.StatusText(), "Your turn")
+	playAlternately(t, alice, bob, 2, "i9", "g7")
+	require.Equal(t, []string{"h8", "h9", "i9", "g7"}, alice.Moves())
+}
+
+func TestTakebackAccepted(t *testing.T) {
+	e := Setup(t)
+	alice, bob, _ := humanGame(t, e, "f.takebacks.checked = true")
+	playAlternately(t, alice, bob, 0, "h8", "h9", "i9")
+	bob.Wait("white to move", `__gomoku.game.moves.length === 3`, 5*time.Second)
+	alice.Click("#btn-takeback")
+	bob.Wait("takeback offer", `document.querySelector('#offer-takeback') !== null`, 10*time.Second)
+	bob.Click(`#offer-takeback [data-answer="accept"]`)
+	alice.WaitMoves(2)
+	bob.WaitMoves(2)
+	require.Contains(t, alice.StatusText(), "Your turn")
+}
+
+func TestAIGameShowsThinkingAndReplies(t *testing.T) {
+	e := Setup(t)
+	p := e.NewPage(t, "player")
+	p.CreateGame("ai", `f.level.value = 'master'; f.color.value = 'black'; f.time.value = '10+5'`)
+	p.WaitRole("black")
+	// The bar and the status line must be seen together while the AI thinks; a fast reply
+	// can beat a poll, so a MutationObserver records it.
+	Eval[cd.Void](p, `(() => { window.__sawThinking = false; new MutationObserver(() => {
+		if (document.querySelector('#ai-panel #ai-progress') && document.querySelector('#status').textContent.includes('AI is thinking')) window.__sawThinking = true;
+	}).observe(document.body, {subtree: true, childList: true, characterData: true}); })()`)
+	p.Play("h8")
+	p.WaitMoves(2)
+	p.Wait("thinking bar seen", `window.__sawThinking === true && __gomoku.aiMessages > 0`, 5*time.Second)
+	p.Wait("my turn again", `document.querySelector('#status').textContent.includes('Your turn')`, 5*time.Second)
+	require.Equal(t, 1, Eval[int](p, `document.querySelectorAll('#btn-hint').length`), "hint button in AI games")
+}
+
+func TestLanguageSwitch(t *testing.T) {
+	e := Setup(t)
+	p := e.NewPage(t, "user")
+	p.Open("/")
+	require.Equal(t, "Live games", Eval[string](p, `document.querySelector('#h-live span').textContent`))
+	p.Click("#lang-toggle")
+	require.Equal(t, "zh-CN", Eval[string](p, `document.documentElement.lang`))
+	require.Equal(t, "正在进行", Eval[string](p, `document.querySelector('#h-live span').textContent`))
+	p.Reload()
+	require.Equal(t, "正在进行", Eval[string](p, `document.querySelector('#h-live span').textContent`), "choice survives a reload")
+	p.Click("#lang-toggle")
+	require.Equal(t, "Live games", Eval[string](p, `document.querySelector('#h-live span').textContent`))
+}
+
+func TestPhoneLayout(t *testing.T) {
+	e := Setup(t)
+	p := e.NewPage(t, "phone")
+	p.Viewport(360, 740)
+	path := p.CreateGame("ai", `f.level.value = 'beginner'; f.color.value = 'black'`)
+	require.True(t, strings.HasPrefix(path, "/r/"))
+	p.WaitRole("black")
+	overflow := Eval[int](p, `document.documentElement.scrollWidth - document.documentElement.clientWidth`)
+	require.LessOrEqual(t, overflow, 0, "no horizontal scrolling at 360 px")
+	w := Eval[float64](p, `document.querySelector('svg.board').getBoundingClientRect().width`)
+	require.Greater(t, w, 300.0, "the board uses the phone's width")
+	require.LessOrEqual(t, w, 360.0)
+	p.Play("h8")
+	p.WaitMoves(2)
+	p.Open("/")
+	require.LessOrEqual(t, Eval[int](p, `document.documentElement.scrollWidth - document.documentElement.clientWidth`), 0, "lobby fits too")
+}

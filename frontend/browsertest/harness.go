@@ -1,0 +1,279 @@
+// Package browsertest drives the web app in headless Chromium (chromedp) against an
+// in-process gomokud. The tests run only with GOMOKU_BROWSER=1 (CI installs Debian's
+// chromium); otherwise they skip. Screenshots of failed tests go to
+// GOMOKU_BROWSER_ARTIFACTS (default: a temp dir, logged).
+package browsertest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	cd "github.com/chromedp/chromedp"
+
+	"github.com/gomoku-arena/gomoku/server"
+)
+
+// ErrNoBrowser is returned when no Chromium binary is found.
+var ErrNoBrowser = errors.New("browsertest: no chromium binary (apt-get install -y chromium)")
+
+// Env is one running gomokud and one headless browser.
+type Env struct {
+	Base string // http://127.0.0.1:port
+	root context.Context
+}
+
+// FindChromium returns the path of a Chromium-like browser.
+func FindChromium() (string, error) {
+	if p := os.Getenv("GOMOKU_CHROMIUM"); p != "" {
+		return p, nil
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless_shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", ErrNoBrowser
+}
+
+// StartServer starts an in-process gomokud (embedded Redis) on a free loopback port and
+// returns its base URL and a stop function.
+func StartServer(ctx context.Context, logw io.Writer) (string, func(), error) {
+	cfg := server.DefaultConfig()
+	cfg.Addr = "127.0.0.1:0"
+	cfg.Logger = slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	cfg.MaxConnsPerIP = 0
+	cfg.RateLimit, cfg.RateBurst = 50, 100
+	cfg.AbandonGrace = 5 * time.Second
+	srv, err := server.New(ctx, cfg)
+	if err != nil {
+		return "", nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Start(ln) }()
+	stop := func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+		<-done
+	}
+	return "http://" + ln.Addr().String(), stop, nil
+}
+
+// Setup skips unless GOMOKU_BROWSER=1, then starts a server and a browser for t.
+func Setup(t *testing.T) *Env {
+	t.Helper()
+	if os.Getenv("GOMOKU_BROWSER") != "1" {
+		t.Skip("browser test: set GOMOKU_BROWSER=1 (needs chromium) to run")
+	}
+	bin, err := FindChromium()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	base, stop, err := StartServer(ctx, testWriter{t})
+	if err != nil {
+		t.Fatalf("start gomokud: %v", err)
+	}
+	t.Cleanup(stop)
+	opts := append(cd.DefaultExecAllocatorOptions[:], cd.ExecPath(bin), cd.NoSandbox, cd.WindowSize(1280, 900),
+		cd.Flag("disable-dev-shm-usage", true), cd.Flag("autoplay-policy", "no-user-gesture-required"))
+	actx, acancel := cd.NewExecAllocator(ctx, opts...)
+	t.Cleanup(acancel)
+	root, rcancel := cd.NewContext(actx)
+	t.Cleanup(rcancel)
+	if err := cd.Do(root); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return &Env{Base: base, root: root}
+}
+
+// testWriter sends server logs to t.Log.
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+// Page is one browser user: its own browser context (own localStorage, own identity).
+type Page struct {
+	t    *testing.T
+	ctx  context.Context
+	env  *Env
+	name string
+}
+
+// NewPage opens a fresh, isolated browser context. A screenshot is saved if the test fails.
+func (e *Env) NewPage(t *testing.T, name string) *Page {
+	t.Helper()
+	ctx, cancel := cd.NewContext(e.root, cd.WithNewBrowserContext())
+	if err := cd.Do(ctx); err != nil {
+		t.Fatalf("%s: new browser context: %v", name, err)
+	}
+	p := &Page{t: t, ctx: ctx, env: e, name: name}
+	t.Cleanup(func() {
+		if t.Failed() {
+			p.SaveScreenshot(fmt.Sprintf("FAIL-%s-%s.png", sanitize(t.Name()), name))
+		}
+		cancel()
+	})
+	return p
+}
+
+func sanitize(s string) string {
+	return strings.NewReplacer("/", "_", " ", "_").Replace(s)
+}
+
+// ArtifactsDir returns where failure screenshots go.
+func ArtifactsDir() string {
+	if d := os.Getenv("GOMOKU_BROWSER_ARTIFACTS"); d != "" {
+		return d
+	}
+	return filepath.Join(os.TempDir(), "gomoku-browser-artifacts")
+}
+
+// SaveScreenshot writes a PNG of the viewport to ArtifactsDir()/file (or to file when absolute).
+func (p *Page) SaveScreenshot(file string) string {
+	buf, err := cd.Run(p.timeout(10*time.Second), cd.CaptureScreenshot())
+	if err != nil {
+		p.t.Logf("%s: screenshot failed: %v", p.name, err)
+		return ""
+	}
+	path := file
+	if !filepath.IsAbs(file) {
+		_ = os.MkdirAll(ArtifactsDir(), 0o755)
+		path = filepath.Join(ArtifactsDir(), file)
+	}
+	if err := os.WriteFile(path, buf, 0o644); err != nil {
+		p.t.Logf("%s: write screenshot: %v", p.name, err)
+		return ""
+	}
+	p.t.Logf("%s: screenshot %s", p.name, path)
+	return path
+}
+
+func (p *Page) timeout(d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(p.ctx, d)
+	p.t.Cleanup(cancel)
+	return ctx
+}
+
+// Do runs actions with a 20 s limit.
+func (p *Page) Do(what string, actions ...cd.Action[cd.Void]) {
+	p.t.Helper()
+	if err := cd.Do(p.timeout(20*time.Second), actions...); err != nil {
+		p.t.Fatalf("%s: %s: %v", p.name, what, err)
+	}
+}
+
+// Open navigates to a path of the server and waits for the app to start.
+func (p *Page) Open(path string) {
+	p.t.Helper()
+	p.Do("open "+path, cd.Navigate(p.env.Base+path), cd.WaitVisible(cd.CSS("#main > *:not(.loading)")))
+}
+
+// Eval evaluates a JavaScript expression and returns its JSON-decoded value.
+func Eval[T any](p *Page, expr string) T {
+	p.t.Helper()
+	v, err := cd.Run(p.timeout(10*time.Second), cd.Evaluate[T](expr))
+	if err != nil {
+		p.t.Fatalf("%s: eval %q: %v", p.name, expr, err)
+	}
+	return v
+}
+
+// Wait polls a JavaScript predicate until it is truthy (limit d).
+func (p *Page) Wait(what, predicate string, d time.Duration) {
+	p.t.Helper()
+	_, err := cd.Run(p.timeout(d+2*time.Second), cd.Poll[cd.Void](predicate, cd.WithPollingTimeout(d), cd.WithPollingInterval(100*time.Millisecond)))
+	if err != nil {
+		state := Eval[string](p, `JSON.stringify(window.__gomoku ? {role: __gomoku.role, conn: __gomoku.conn, phase: __gomoku.game.phase, moves: __gomoku.game.moves.map(m => m.point), status: (document.querySelector('#status')||{}).textContent} : {path: location.pathname, main: document.querySelector('#main').innerText.slice(0, 300)})`)
+		p.t.Fatalf("%s: waiting for %s (%s): %v\nstate: %s", p.name, what, predicate, err, state)
+	}
+}
+
+// Click clicks the element matching a CSS selector.
+func (p *Page) Click(sel string) {
+	p.t.Helper()
+	p.Do("click "+sel, cd.WaitVisible(cd.CSS(sel)), cd.Click(cd.CSS(sel), cd.NodeVisible))
+}
+
+// Moves returns the moves the page shows.
+func (p *Page) Moves() []string {
+	return Eval[[]string](p, `window.__gomoku ? __gomoku.game.moves.map(m => m.point) : []`)
+}
+
+// WaitMoves waits until the page shows n moves.
+func (p *Page) WaitMoves(n int) {
+	p.t.Helper()
+	p.Wait(fmt.Sprintf("%d moves", n), fmt.Sprintf(`window.__gomoku && __gomoku.game.moves.length === %d`, n), 15*time.Second)
+}
+
+// WaitRole waits until the connection is open with the given role.
+func (p *Page) WaitRole(role string) {
+	p.t.Helper()
+	p.Wait("role "+role, fmt.Sprintf(`window.__gomoku && __gomoku.conn === 'open' && __gomoku.role === %q`, role), 15*time.Second)
+}
+
+// Play clicks the board at a point like "h8" with a real mouse event.
+func (p *Page) Play(point string) {
+	p.t.Helper()
+	xy := Eval[[]float64](p, fmt.Sprintf(`(() => {
+		const sv = document.querySelector('svg.board'); sv.scrollIntoView({block: 'center'});
+		const r = sv.getBoundingClientRect(); const n = __gomoku.game.size - 1;
+		const pt = %q; const x = pt.charCodeAt(0) - 97, y = Number(pt.slice(1)) - 1;
+		return [r.left + r.width * (0.06 + 0.88 * x / n), r.top + r.height * (0.06 + 0.88 * (n - y) / n)];
+	})()`, point))
+	p.Do("play "+point, cd.MouseClickXY(xy[0], xy[1]))
+}
+
+// StatusText returns the status line.
+func (p *Page) StatusText() string {
+	return Eval[string](p, `document.querySelector('#status') ? document.querySelector('#status').textContent : ''`)
+}
+
+// RoomPath returns the current /r/{id} path.
+func (p *Page) RoomPath() string {
+	return Eval[string](p, `location.pathname`)
+}
+
+// Reload reloads the page.
+func (p *Page) Reload() {
+	p.t.Helper()
+	p.Do("reload", cd.Reload(), cd.WaitVisible(cd.CSS("#main > *:not(.loading)")))
+}
+
+// Viewport emulates a device viewport (CSS pixels).
+func (p *Page) Viewport(w, h int64) {
+	p.t.Helper()
+	p.Do("viewport", cd.EmulateViewport(w, h))
+}
+
+// CreateGame opens the create dialog on the lobby and submits it. mode: human | ai | aivai.
+// set is JavaScript run on the form `f` (form.elements) before submitting.
+func (p *Page) CreateGame(mode, set string) string {
+	p.t.Helper()
+	p.Open("/")
+	p.Click("#nav-new")
+	p.Wait("create dialog", `document.querySelector('#create-dialog form') !== null`, 5*time.Second)
+	Eval[cd.Void](p, fmt.Sprintf(`(() => { const form = document.querySelector('#create-dialog form'); const f = form.elements;
+		f.mode.value = %q; form.dispatchEvent(new Event('change')); %s; })()`, mode, set))
+	p.Click("#create-submit")
+	p.Wait("game page", `location.pathname.startsWith('/r/') && window.__gomoku && __gomoku.conn === 'open'`, 15*time.Second)
+	return p.RoomPath()
+}
