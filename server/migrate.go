@@ -2,31 +2,61 @@ package server
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/gomoku-arena/gomoku/migrations"
 	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/redisstore"
 )
 
-// errNoMigrations: the migrations package has not landed yet.
-var errNoMigrations = errors.New("server: migrations are not available in this build yet")
-
+// migrate applies pending migrations at start-up (one node at a time: the migrations
+// package holds a lock in Redis).
 func migrate(ctx context.Context, c redis.UniversalClient, log *slog.Logger) error {
-	log.Warn("migrations package not wired yet: skipping schema migrations")
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	if err := migrations.Apply(ctx, c, log); err != nil {
+		return fmt.Errorf("server: migrations: %w", err)
+	}
 	return nil
 }
 
 func migrateVerbose(ctx context.Context, c redis.UniversalClient, cfg Config, out io.Writer) error {
-	return errNoMigrations
+	before, latest, pending, err := migrations.Status(ctx, c)
+	if err != nil {
+		return fmt.Errorf("server: migrations: %w", err)
+	}
+	if err := migrate(ctx, c, cfg.Logger); err != nil {
+		return err
+	}
+	after, _, _, err := migrations.Status(ctx, c)
+	if err != nil {
+		return fmt.Errorf("server: migrations: %w", err)
+	}
+	fmt.Fprintf(out, "schema version %d -> %d (latest %d), %d migration(s) applied\n", before, after, latest, len(pending))
+	return nil
 }
 
 func migrateStatus(ctx context.Context, c redis.UniversalClient, out io.Writer) error {
-	return errNoMigrations
+	current, latest, pending, err := migrations.Status(ctx, c)
+	if err != nil {
+		return fmt.Errorf("server: migrations: %w", err)
+	}
+	fmt.Fprintf(out, "schema version %d, latest %d\n", current, latest)
+	for _, m := range pending {
+		fmt.Fprintf(out, "pending %d: %s\n", m.Version, m.Name)
+	}
+	if len(pending) == 0 {
+		fmt.Fprintln(out, "up to date")
+	}
+	return nil
 }
 
-// roomStore returns the room event store on Redis. Until the Redis room.Store adapter
-// lands it is an in-memory store (not durable).
-func roomStore(c redis.UniversalClient, cfg Config) room.Store { return room.NewMemStore() }
+// roomStore returns the room event store on Redis.
+func roomStore(c redis.UniversalClient, cfg Config) room.Store {
+	return RedisRoomStore{S: redisstore.New(c, redisstore.WithRetention(cfg.Retention), redisstore.WithLogger(cfg.Logger))}
+}
