@@ -44,6 +44,7 @@ type Room struct {
 	hints     map[*search]request
 	players   [2]engine.Player // by seat of game 1
 	retryAt   time.Time        // retry of a failed timer-driven write
+	unsure    bool             // a write failed: reload before the next one
 	pendingAI *aiMsg           // AI move whose write failed, retried at retryAt
 	lastAI    *AIProgress
 	wg        sync.WaitGroup // search goroutines
@@ -269,6 +270,7 @@ func (r *Room) exec(cmd Command) (Reply, error) {
 }
 
 func (r *Room) commit(cmd Command, now time.Time) (Reply, error) {
+	state0 := r.state
 	st, events, err := Apply(r.state, cmd, now)
 	var dup *DuplicateError
 	if errors.As(err, &dup) {
@@ -280,6 +282,15 @@ func (r *Room) commit(cmd Command, now time.Time) (Reply, error) {
 	if len(events) == 0 {
 		return Reply{Seq: r.state.Seq()}, nil
 	}
+	if r.unsure {
+		// The outcome of the last failed write is unknown: catch up first.
+		if !r.reload() {
+			return Reply{}, ErrUnavailable
+		}
+		if r.state.Seq() != state0.Seq() {
+			return r.commit(cmd, now) // the failed write did happen: re-check cmd
+		}
+	}
 	ctx, cancel := context.WithTimeout(r.ctx, r.opts.StoreTimeout)
 	err = r.store.Append(ctx, r.id, r.state.Seq(), events, st.Summary())
 	cancel()
@@ -289,6 +300,7 @@ func (r *Room) commit(cmd Command, now time.Time) (Reply, error) {
 			return Reply{}, fmt.Errorf("%w: %v", ErrConflict, err)
 		}
 		r.opts.Logger.Warn("room: append failed", "room", r.id, "err", err)
+		r.unsure = true
 		return Reply{}, fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
 	r.setState(st, events)
@@ -310,20 +322,26 @@ func (r *Room) setState(st State, events []Event) {
 	r.afterChange()
 }
 
-// reload catches up with events another writer stored (seq conflict).
-func (r *Room) reload() {
+// reload catches up with events stored by another writer (seq conflict) or by a write
+// whose outcome was unknown. It reports whether the store answered.
+func (r *Room) reload() bool {
 	ctx, cancel := context.WithTimeout(r.ctx, r.opts.StoreTimeout)
 	defer cancel()
 	events, err := r.store.Events(ctx, r.id, r.state.Seq()+1)
 	if err != nil {
-		return
+		return false
+	}
+	r.unsure = false
+	if len(events) == 0 {
+		return true
 	}
 	st, err := ReplayFrom(r.state, events)
 	if err != nil {
 		r.opts.Logger.Error("room: reload failed", "room", r.id, "err", err)
-		return
+		return true
 	}
 	r.setState(st, events)
+	return true
 }
 
 // afterChange reconciles the AI search and presence with the state.

@@ -86,6 +86,30 @@ func TestActorPersistThenPublish(t *testing.T) {
 	e.move(r, alice, 2, "h9")
 }
 
+func TestActorUnknownWriteOutcome(t *testing.T) {
+	e := newEnv(t, nil)
+	r := e.humans(nil)
+	s := e.sub(r, carol, r.State().Seq())
+	// The write happens but its reply is lost: the client is told unavailable.
+	e.store.LoseAcks(1)
+	_, err := r.Do(e.ctx, Command{Kind: CmdMove, By: alice, Ply: 0, Point: "h8"})
+	assert.Equal(t, "unavailable", Code(err))
+	assert.Equal(t, uint64(4), r.State().Seq(), "not applied locally")
+	// The client resends: the room catches up from the store and acknowledges the
+	// stored move as a duplicate; it is stored once.
+	rep := e.move(r, alice, 0, "h8")
+	assert.True(t, rep.Duplicate)
+	assert.Equal(t, uint64(5), rep.Seq)
+	ev := nextEvent(t, s)
+	assert.Equal(t, uint64(5), ev.Seq)
+	e.move(r, bob, 1, "i9")
+	evs, err := e.store.Events(e.ctx, r.ID(), 1)
+	require.NoError(t, err)
+	assert.Len(t, evs, 6)
+	_, err = Replay(evs)
+	require.NoError(t, err)
+}
+
 func countEphemeral(s *Subscription) int { return len(s.C) } // only ephemeral updates may be queued
 
 func TestActorRefusalsHaveCodes(t *testing.T) {

@@ -223,6 +223,24 @@ func (m *Manager) Join(ctx context.Context, id string, opts SubscribeOptions) (*
 	return nil, nil, err
 }
 
+// RestoreAll restores the given rooms (for example every unfinished room listed by
+// the store at start-up, so that their clocks and AI seats resume). It returns how many
+// are live afterwards and the first error.
+func (m *Manager) RestoreAll(ctx context.Context, ids []string) (int, error) {
+	n := 0
+	var first error
+	for _, id := range ids {
+		if _, err := m.Get(ctx, id); err != nil {
+			if first == nil && !errors.Is(err, ErrNoSuchRoom) {
+				first = err
+			}
+			continue
+		}
+		n++
+	}
+	return n, first
+}
+
 // Rooms returns the live rooms on this node, by id.
 func (m *Manager) Rooms() []*Room {
 	m.mu.Lock()

@@ -17,6 +17,7 @@ type MemStore struct {
 	rooms       map[string]*memRoom
 	failAll     error
 	failAppends int
+	loseAcks    int
 	appends     int
 	OnAppend    func(id string, expectedSeq uint64, events []Event)
 }
@@ -41,6 +42,14 @@ func (m *MemStore) FailAppends(n int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.failAppends = n
+}
+
+// LoseAcks makes the next n appends write their events but report ErrStoreUnavailable,
+// like a connection lost after the write (the outcome is unknown to the caller).
+func (m *MemStore) LoseAcks(n int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.loseAcks = n
 }
 
 // Appends returns how many appends succeeded.
@@ -119,6 +128,10 @@ func (m *MemStore) Append(ctx context.Context, id string, expectedSeq uint64, ev
 	r.events = append(r.events, enc...)
 	r.sum = sum
 	m.appends++
+	if m.loseAcks > 0 {
+		m.loseAcks--
+		return fmt.Errorf("%w: injected lost reply (written)", ErrStoreUnavailable)
+	}
 	return nil
 }
 

@@ -1,0 +1,204 @@
+// Package roomredis adapts the Redis event log (room/redisstore) to room.Store and
+// room.Lister: events are stored as their JSON encoding, the room's lobby summary as
+// snapshot fields of its state hash, and the lobby indexes follow the room's status
+// (public rooms only; private ones are in no lobby set, and finished rooms of either
+// kind go to the finished index so that their keys get the retention TTL).
+package roomredis
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/redisstore"
+)
+
+// Snapshot field names written with every append.
+const (
+	FieldSummary = "summary" // the room.Summary as JSON
+	FieldStatus  = "status"  // open, live, finished
+	FieldPublic  = "public"  // "1" or "0"
+	FieldGame    = "game"
+	FieldPly     = "ply"
+)
+
+// Store is a room.Store and room.Lister on a redisstore.Store.
+type Store struct {
+	rs *redisstore.Store
+}
+
+var (
+	_ room.Store  = (*Store)(nil)
+	_ room.Lister = (*Store)(nil)
+)
+
+// New returns the adapter for rs.
+func New(rs *redisstore.Store) *Store { return &Store{rs: rs} }
+
+// Redis returns the underlying redisstore.Store (leases, pub/sub, export, ping).
+func (s *Store) Redis() *redisstore.Store { return s.rs }
+
+// fields returns the snapshot fields of a summary.
+func fields(sum room.Summary) (map[string]string, error) {
+	b, err := json.Marshal(sum)
+	if err != nil {
+		return nil, err
+	}
+	pub := "0"
+	if sum.Public {
+		pub = "1"
+	}
+	return map[string]string{
+		FieldSummary: string(b), FieldStatus: sum.Status, FieldPublic: pub,
+		FieldGame: strconv.Itoa(sum.Game), FieldPly: strconv.Itoa(sum.Ply),
+	}, nil
+}
+
+// index returns the lobby update for a summary.
+func index(sum room.Summary) redisstore.IndexUpdate {
+	at := time.UnixMilli(sum.UpdatedAt)
+	switch {
+	case sum.Status == "finished":
+		return redisstore.FinishUpdate(at)
+	case !sum.Public:
+		return redisstore.Touch(at)
+	case sum.Status == "open":
+		return redisstore.Touch(at, redisstore.IndexOpen)
+	default:
+		return redisstore.Touch(at, redisstore.IndexLive)
+	}
+}
+
+// mapErr translates redisstore errors to room's store errors.
+func mapErr(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, redisstore.ErrSeqConflict):
+		return fmt.Errorf("%w: %v", room.ErrSeqConflict, err)
+	case errors.Is(err, redisstore.ErrNoSuchRoom):
+		return fmt.Errorf("%w: %v", room.ErrNotFound, err)
+	case errors.Is(err, redisstore.ErrExists):
+		return fmt.Errorf("%w: %v", room.ErrExists, err)
+	case errors.Is(err, redisstore.ErrBadRequest):
+		return err
+	}
+	// Unavailable, context errors and anything unexpected: the outcome is unknown and
+	// the room must not change.
+	return fmt.Errorf("%w: %v", room.ErrStoreUnavailable, err)
+}
+
+// Create implements room.Store.
+func (s *Store) Create(ctx context.Context, id string, first room.Event, sum room.Summary) error {
+	f, err := fields(sum)
+	if err != nil {
+		return err
+	}
+	b, err := room.EncodeEvent(first)
+	if err != nil {
+		return err
+	}
+	return mapErr(s.rs.Create(ctx, id, f, b, index(sum)))
+}
+
+// Append implements room.Store.
+func (s *Store) Append(ctx context.Context, id string, expectedSeq uint64, events []room.Event, sum room.Summary) error {
+	f, err := fields(sum)
+	if err != nil {
+		return err
+	}
+	enc := make([][]byte, len(events))
+	for i, e := range events {
+		if enc[i], err = room.EncodeEvent(e); err != nil {
+			return err
+		}
+	}
+	_, err = s.rs.Append(ctx, id, expectedSeq, enc, f, index(sum))
+	return mapErr(err)
+}
+
+// Events implements room.Store (events with seq >= fromSeq).
+func (s *Store) Events(ctx context.Context, id string, fromSeq uint64) ([]room.Event, error) {
+	if fromSeq > 0 {
+		fromSeq--
+	}
+	raw, err := s.rs.Events(ctx, id, fromSeq)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	out := make([]room.Event, len(raw))
+	for i, b := range raw {
+		e, err := room.DecodeEvent(b)
+		if err != nil {
+			return nil, fmt.Errorf("roomredis: room %s event %d: %w", id, fromSeq+uint64(i)+1, err)
+		}
+		if e.Seq != fromSeq+uint64(i)+1 {
+			return nil, fmt.Errorf("roomredis: room %s: event %d has seq %d", id, fromSeq+uint64(i)+1, e.Seq)
+		}
+		out[i] = e
+	}
+	return out, nil
+}
+
+// Summary returns a stored room's lobby summary.
+func (s *Store) Summary(ctx context.Context, id string) (room.Summary, error) {
+	f, _, err := s.rs.Load(ctx, id)
+	if err != nil {
+		return room.Summary{}, mapErr(err)
+	}
+	var sum room.Summary
+	if err := json.Unmarshal([]byte(f[FieldSummary]), &sum); err != nil {
+		return room.Summary{}, fmt.Errorf("roomredis: room %s summary: %w", id, err)
+	}
+	return sum, nil
+}
+
+// List implements room.Lister: status "open", "live" (default) or "finished".
+func (s *Store) List(ctx context.Context, q room.ListQuery) ([]room.Summary, string, error) {
+	var idx redisstore.Index
+	switch q.Status {
+	case "open":
+		idx = redisstore.IndexOpen
+	case "", "live":
+		idx = redisstore.IndexLive
+	case "finished":
+		idx = redisstore.IndexFinished
+	default:
+		return nil, "", fmt.Errorf("%w: status %q", room.ErrBadRequest, q.Status)
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 50
+	}
+	ids, next, err := s.rs.List(ctx, idx, q.Cursor, limit)
+	if err != nil {
+		return nil, "", mapErr(err)
+	}
+	fs, _, err := s.rs.LoadMany(ctx, ids)
+	if err != nil {
+		return nil, "", mapErr(err)
+	}
+	out := make([]room.Summary, 0, len(ids))
+	for _, f := range fs {
+		if f == nil {
+			continue // expired or deleted meanwhile
+		}
+		var sum room.Summary
+		if json.Unmarshal([]byte(f[FieldSummary]), &sum) != nil || (!sum.Public && !q.All) {
+			continue
+		}
+		out = append(out, sum)
+	}
+	return out, next, nil
+}
+
+// LiveRooms returns the ids of every unfinished room (public or private), to restore
+// after a restart.
+func (s *Store) LiveRooms(ctx context.Context) ([]string, error) {
+	ids, err := s.rs.LiveRooms(ctx)
+	return ids, mapErr(err)
+}
