@@ -4,19 +4,22 @@ import "sync"
 
 // Line patterns.
 //
-// For every empty point and each of the four directions the engine keeps a 20-bit
+// For every point, each of the four directions and each colour the engine keeps a
 // line key: the contents of the ten neighbouring points along that direction, five on
-// each side, two bits each (0 empty, 1 black, 2 white, 3 off the board). Slot s holds
-// the neighbour at offset s-5 for s < 5 and s-4 for s >= 5, at bits 2s and 2s+1.
+// each side, as seen by that colour, one base-3 digit each (0 empty, 1 own stone, 2
+// blocked: an opponent stone or off the board). Slot s holds the neighbour at offset
+// s-5 for s < 5 and s-4 for s >= 5 and weighs 3^s, so a key is below 3^10 = 59049 and
+// a move changes a neighbour's key by one addition.
 //
-// A per-rule lookup table maps a key to the pattern a stone of each colour would make
-// at the point along that line. Five cells each side is exactly what the rules need:
-// an exact five through the point, a straight four and an open three are all decided
-// within that window (renju's recursive "the point making the straight four must not
-// be forbidden" is checked at run time, see position.forbidden).
+// A per-rule lookup table maps a key to the pattern a stone of that colour would
+// make at the point along that line (59049 bytes per colour: it stays in cache). Five
+// cells each side is exactly what the rules need: an exact five through the point, a
+// straight four and an open three are all decided within that window (renju's
+// recursive "the point making the straight four must not be forbidden" is checked at
+// run time, see position.forbidden).
 //
-// The tables are built on first use of a rule (about 130,000 reachable keys per
-// colour) from a deterministic classifier and never written afterwards.
+// The tables are built on first use of a rule from a deterministic classifier (a few
+// milliseconds) and never written afterwards.
 
 // pattern is what a stone of one colour would make at a point along one line.
 type pattern uint8
@@ -49,9 +52,18 @@ func (p pattern) fourCount() int {
 }
 
 const (
-	keyBits  = 20
-	keySize  = 1 << keyBits
 	halfLine = 5
+	keySize  = 59049 // 3^(2*halfLine)
+)
+
+// pow3 are the slot weights of a line key.
+var pow3 = [2 * halfLine]uint16{1, 3, 9, 27, 81, 243, 729, 2187, 6561, 19683}
+
+// Key digits.
+const (
+	digitEmpty   = 0
+	digitOwn     = 1
+	digitBlocked = 2
 )
 
 // keySlot returns the slot of the neighbour at offset k (k in ±1..±5).
@@ -62,7 +74,8 @@ func keySlot(k int) uint {
 	return uint(k + halfLine - 1)
 }
 
-// patternTable maps a line key to the pattern of a black ([0]) and white ([1]) stone.
+// patternTable maps a line key of each colour to the pattern of a black ([0]) or white
+// ([1]) stone.
 type patternTable [2][keySize]pattern
 
 var (
@@ -76,44 +89,16 @@ func patternsFor(r Rule) *patternTable {
 	return patternTables[r]
 }
 
-// buildPatterns classifies every reachable key (walls only as a suffix on each side).
+// buildPatterns classifies every key for both colours.
 func buildPatterns(r Rule) *patternTable {
 	t := new(patternTable)
-	var sides []uint32 // valid half-line contents, slot order outward from the point
-	var gen func(k int, v uint32, wall bool)
-	gen = func(k int, v uint32, wall bool) {
-		if k == halfLine {
-			sides = append(sides, v)
-			return
-		}
-		if wall {
-			gen(k+1, v|3<<(2*k), true)
-			return
-		}
-		for c := uint32(0); c < 4; c++ {
-			gen(k+1, v|c<<(2*k), c == 3)
-		}
-	}
-	gen(0, 0, false)
 	for ci := 0; ci < 2; ci++ {
 		b := &builder{rule: r, color: Color(ci + 1), done: make([]bool, keySize), tab: &t[ci]}
-		for _, l := range sides {
-			for _, h := range sides {
-				b.get(composeKey(l, h))
-			}
+		for k := uint32(0); k < keySize; k++ {
+			b.get(k)
 		}
 	}
 	return t
-}
-
-// composeKey builds a key from two half lines given outward from the point.
-func composeKey(left, right uint32) uint32 {
-	var key uint32
-	for k := 1; k <= halfLine; k++ {
-		key |= (left >> (2 * (k - 1)) & 3) << (2 * keySlot(-k))
-		key |= (right >> (2 * (k - 1)) & 3) << (2 * keySlot(k))
-	}
-	return key
 }
 
 type builder struct {
@@ -138,14 +123,20 @@ func (b *builder) wins(n int) bool {
 	return false
 }
 
-// line expands a key into 11 cells with the point (index 5) holding the colour.
+// line expands a key into 11 cells with the point (index 5) holding the colour;
+// blocked cells hold wallColor.
 func (b *builder) line(key uint32) (l [2*halfLine + 1]Color) {
 	for k := -halfLine; k <= halfLine; k++ {
 		if k == 0 {
 			l[halfLine] = b.color
 			continue
 		}
-		l[k+halfLine] = Color(key >> (2 * keySlot(k)) & 3)
+		switch key / uint32(pow3[keySlot(k)]) % 3 {
+		case digitOwn:
+			l[k+halfLine] = b.color
+		case digitBlocked:
+			l[k+halfLine] = wall
+		}
 	}
 	return l
 }
@@ -213,7 +204,7 @@ func (b *builder) classify(key uint32) pattern {
 		if k == 0 || l[k+halfLine] != Empty {
 			continue
 		}
-		switch b.get(key | uint32(b.color)<<(2*keySlot(k))) {
+		switch b.get(key + uint32(pow3[keySlot(k)])) {
 		case patO4:
 			open4 = true
 		case patC4, pat44:

@@ -55,7 +55,7 @@ type position struct {
 
 	cell [numCells]uint8
 	nb   [numCells]uint8
-	key  [numCells][4]uint32
+	key  [numCells][4][2]uint16
 	pat  [numCells][2][4]pattern
 	lvl  [numCells][2]level
 	val  [numCells][2]int32
@@ -85,6 +85,17 @@ func (p *position) setup(b *Board) {
 	p.recompute()
 }
 
+// keyDigit returns the line-key digit of a cell's content for colour index ci.
+func keyDigit(c uint8, ci int) uint16 {
+	switch {
+	case c == 0:
+		return digitEmpty
+	case int(c) == ci+1:
+		return digitOwn
+	}
+	return digitBlocked
+}
+
 // onBoard reports whether index i is a point of the board.
 func (p *position) onBoard(i int) bool {
 	return i >= 0 && i < numCells && p.cell[i] != wallCell
@@ -100,16 +111,18 @@ func (p *position) recompute() {
 	p.nb = [numCells]uint8{}
 	for i := range p.cell {
 		if p.cell[i] == wallCell {
-			p.key[i] = [4]uint32{}
+			p.key[i] = [4][2]uint16{}
 			continue
 		}
 		for d, off := range dirOffset {
-			var k uint32
-			for s := 1; s <= halfLine; s++ {
-				k |= uint32(p.cell[i-s*off]) << (2 * keySlot(-s))
-				k |= uint32(p.cell[i+s*off]) << (2 * keySlot(s))
+			for ci := 0; ci < 2; ci++ {
+				var k uint16
+				for s := 1; s <= halfLine; s++ {
+					k += keyDigit(p.cell[i-s*off], ci) * pow3[keySlot(-s)]
+					k += keyDigit(p.cell[i+s*off], ci) * pow3[keySlot(s)]
+				}
+				p.key[i][d][ci] = k
 			}
-			p.key[i][d] = k
 		}
 	}
 	for i := range p.cell {
@@ -118,8 +131,8 @@ func (p *position) recompute() {
 			continue
 		}
 		for d := range dirOffset {
-			p.pat[i][0][d] = p.tab[0][p.key[i][d]]
-			p.pat[i][1][d] = p.tab[1][p.key[i][d]]
+			p.pat[i][0][d] = p.tab[0][p.key[i][d][0]]
+			p.pat[i][1][d] = p.tab[1][p.key[i][d][1]]
 		}
 		for ci := 0; ci < 2; ci++ {
 			p.lvl[i][ci], p.val[i][ci] = p.combine(ci, &p.pat[i][ci])
@@ -155,15 +168,24 @@ func (p *position) put(m int, c Color) {
 	}
 	p.cell[m] = uint8(c)
 	p.hash ^= p.zob[c-1][m]
+	// Own digit 1 for the mover's keys, blocked digit 2 for the other colour's.
+	wb, ww := uint16(1), uint16(2)
+	if c == White {
+		wb, ww = 2, 1
+	}
 	for d, off := range dirOffset {
 		for k := 1; k <= halfLine; k++ {
 			n := m + k*off
-			p.key[n][d] |= uint32(c) << (2 * keySlot(-k))
+			w := pow3[keySlot(-k)]
+			p.key[n][d][0] += wb * w
+			p.key[n][d][1] += ww * w
 			if p.cell[n] == 0 {
 				p.update(n, d)
 			}
 			n = m - k*off
-			p.key[n][d] |= uint32(c) << (2 * keySlot(k))
+			w = pow3[keySlot(k)]
+			p.key[n][d][0] += wb * w
+			p.key[n][d][1] += ww * w
 			if p.cell[n] == 0 {
 				p.update(n, d)
 			}
@@ -177,15 +199,23 @@ func (p *position) take(m int) {
 	c := Color(p.cell[m])
 	p.cell[m] = 0
 	p.hash ^= p.zob[c-1][m]
+	wb, ww := uint16(1), uint16(2)
+	if c == White {
+		wb, ww = 2, 1
+	}
 	for d, off := range dirOffset {
 		for k := 1; k <= halfLine; k++ {
 			n := m + k*off
-			p.key[n][d] &^= 3 << (2 * keySlot(-k))
+			w := pow3[keySlot(-k)]
+			p.key[n][d][0] -= wb * w
+			p.key[n][d][1] -= ww * w
 			if p.cell[n] == 0 {
 				p.update(n, d)
 			}
 			n = m - k*off
-			p.key[n][d] &^= 3 << (2 * keySlot(k))
+			w = pow3[keySlot(k)]
+			p.key[n][d][0] -= wb * w
+			p.key[n][d][1] -= ww * w
 			if p.cell[n] == 0 {
 				p.update(n, d)
 			}
@@ -199,8 +229,7 @@ func (p *position) take(m int) {
 
 // update refreshes the patterns of the empty point n along direction d.
 func (p *position) update(n, d int) {
-	k := p.key[n][d]
-	pb, pw := p.tab[0][k], p.tab[1][k]
+	pb, pw := p.tab[0][p.key[n][d][0]], p.tab[1][p.key[n][d][1]]
 	if pb != p.pat[n][0][d] {
 		p.pat[n][0][d] = pb
 		p.refresh(n, 0)
@@ -309,10 +338,10 @@ func (p *position) forbidden(m int) Forbidden {
 // q exists that makes a straight four through m, and q is not itself forbidden with
 // m on the board.
 func (p *position) openThree(m, d int) bool {
-	key := p.key[m][d]
+	key := p.key[m][d][0]
 	for k := -3; k <= 3; k++ {
 		q := m + k*dirOffset[d]
-		if k == 0 || p.cell[q] != 0 || p.tab[0][key|1<<(2*keySlot(k))] != patO4 {
+		if k == 0 || p.cell[q] != 0 || p.tab[0][key+pow3[keySlot(k)]] != patO4 {
 			continue
 		}
 		p.put(m, Black)

@@ -84,7 +84,7 @@ func (s *searcher) run(ctx context.Context, b *Board, limits Limits, progress fu
 	s.info.Best = cellPoint(best)
 	s.info.PV = nil
 
-	if s.rootN > 1 && s.rootTactics() {
+	if s.rootN > 1 && !s.cfg.noPrune && s.rootTactics() {
 		return s.finish(progress)
 	}
 	maxDepth := maxPly - 20
@@ -158,7 +158,7 @@ func (s *searcher) genRoot() {
 		s.rootN = 1
 		return
 	}
-	if f := p.findLevel(op, lvFive, false); f >= 0 && p.cnt[p.side-1][lvFive] == 0 && p.legal(f) &&
+	if f := p.findLevel(op, lvFive, false); f >= 0 && !s.cfg.noPrune && p.legal(f) &&
 		!(s.blunder > 0 && int(splitmix(&s.rng)%3000) < s.blunder) {
 		buf[0] = scoredMove{int16(f), 0}
 		s.rootN = 1
