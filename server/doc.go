@@ -1,0 +1,42 @@
+// Package server is the edge of Gomoku Arena: the Echo HTTP API, the WebSocket game
+// protocol, identity tokens, abuse limits, metrics, health and graceful shutdown, over the
+// room layer (package room) and its Redis store. docs/protocol.md is the wire contract.
+//
+// # Running a full server in-process
+//
+// New builds everything from a Config (Redis from cfg.RedisURL, or an embedded in-memory
+// Redis when it is empty; migrations; the room manager). Tests, including the browser
+// tests, start one on a random port like this:
+//
+//	cfg := server.DefaultConfig()
+//	cfg.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil)) // required by New
+//	cfg.MaxConnsPerIP = 0                                      // many tabs from 127.0.0.1
+//	srv, err := server.New(ctx, cfg)
+//	if err != nil { … }
+//	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+//	go srv.Start(ln)                        // returns nil after Shutdown
+//	base := "http://" + ln.Addr().String()  // web app at /, API at /api, WS at /ws/rooms/{id}
+//	defer srv.Shutdown(context.Background())
+//
+// Handler returns the http.Handler for use with httptest.NewServer instead of Start.
+// NewWith builds a Server over injected dependencies (a Rooms implementation such as
+// ManagerRooms, and Players).
+//
+// # Structure
+//
+//   - config.go: Config and its defaults; cmd/gomokud maps flags and environment to it.
+//   - errors.go: the one typed edge error (*Error: stable code, message, HTTP status);
+//     Server.edgeError maps room and store errors to it; only http.go and conn.go write
+//     errors to clients.
+//   - http.go: routes, JSON handlers, static frontend; create.go validates POST /api/rooms.
+//   - identity.go: player tokens (192 random bits; only the SHA-256 is stored, in Redis).
+//   - conn.go, wire.go: one WebSocket connection = the handler goroutine reading plus one
+//     writer goroutine; bounded send queue, write deadlines, ping/pong, read limit,
+//     token-bucket rate limit, per-IP cap and Origin allow-list (limits.go).
+//   - rooms.go: ManagerRooms adapts room.Manager; roomstore.go implements room.Store on
+//     room/redisstore; record.go writes PSQ and SGF records.
+//   - metrics.go: Prometheus metrics on the server's own registry (GET /metrics).
+//
+// Shutdown stops accepting, closes every WebSocket with 1001 (clients reconnect with their
+// last seq), stops the rooms and closes Redis, within the context's deadline.
+package server
