@@ -46,8 +46,10 @@
 // updates the lobby (see below) and PUBLISHes each event with its seq to the
 // room channel. Redis runs a script atomically, so for each seq exactly one
 // writer wins; the others get ErrSeqConflict and nothing of theirs is
-// written. A go-redis retry of an append whose reply was lost also ends in
-// ErrSeqConflict, never in a doubled event. The script uses only Lua 5.1 and
+// written. Append is idempotent: a retry of an append whose reply was lost
+// (by go-redis, or by the caller after ErrUnavailable) finds its own events
+// stored right after the expected seq and succeeds without writing again, so
+// an event is never doubled. The script uses only Lua 5.1 and
 // plain commands (no cjson), and is tested against miniredis and a real
 // redis-server 7.
 //

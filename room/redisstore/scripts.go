@@ -15,8 +15,9 @@ import "github.com/redis/go-redis/v9"
 //	then the events, then field, value, ..., then lobby ops as (index 1..4, op, score)
 //	with op "+" (ZADD), "-" (ZREM) or "<" (ZREMRANGEBYSCORE -inf (score: prune)
 //
-// Returns {1, newSeq} written; {0, seq} seq conflict; {-1, 0} no such room;
-// {-2, seq} exists.
+// Returns {1, newSeq} written; {2, seq} already written by an earlier try of
+// the same append (same events stored after the expected seq); {0, seq} seq
+// conflict; {-1, 0} no such room; {-2, seq} exists.
 const appendLua = `
 local cur = redis.call('HGET', KEYS[1], 'seq')
 local exp = ARGV[1]
@@ -26,7 +27,21 @@ if exp == 'new' then
 else
   if not cur then return {-1, 0} end
   cur = tonumber(cur)
-  if exp ~= 'any' and tonumber(exp) ~= cur then return {0, cur} end
+  if exp ~= 'any' and tonumber(exp) ~= cur then
+    -- A retry of an append that was already applied (reply lost): the same
+    -- events are stored right after the expected seq. Report success.
+    local n = tonumber(ARGV[2])
+    if n > 0 and cur == tonumber(exp) + n then
+      local stored = redis.call('LRANGE', KEYS[2], tonumber(exp), cur - 1)
+      local same = #stored == n
+      for j = 1, n do
+        if not same then break end
+        same = stored[j] == ARGV[7 + j]
+      end
+      if same then return {2, cur} end
+    end
+    return {0, cur}
+  end
 end
 local ne = tonumber(ARGV[2])
 local nf = tonumber(ARGV[3])

@@ -173,7 +173,10 @@ func (s *Store) Create(ctx context.Context, roomID string, fields map[string]str
 // the room channel, in one round trip (one EVALSHA). It returns the new seq.
 //
 // On ErrSeqConflict nothing was written and the returned seq is the stored
-// one. On ErrUnavailable the outcome is unknown: reload before retrying.
+// one. On ErrUnavailable the outcome is unknown; retrying the same Append is
+// safe: it is idempotent, succeeding without writing again when the same
+// events are already stored right after expectedSeq (a try whose reply was
+// lost). Fields, lobby and publish are not repeated in that case.
 // Zero events are allowed (a fields or index update that keeps the seq).
 func (s *Store) Append(ctx context.Context, roomID string, expectedSeq uint64, events [][]byte, fields map[string]string, index IndexUpdate) (uint64, error) {
 	return s.write(ctx, roomID, strconv.FormatUint(expectedSeq, 10), events, fields, index)
@@ -241,6 +244,8 @@ func (s *Store) write(ctx context.Context, roomID, expected string, events [][]b
 	seq := uint64(res[1])
 	switch res[0] {
 	case 1:
+	case 2:
+		return seq, nil // an earlier try of this very append was stored
 	case 0:
 		return seq, fmt.Errorf("%w: room %s is at seq %d, expected %s", ErrSeqConflict, roomID, seq, expected)
 	case -1:

@@ -100,17 +100,33 @@ func TestErrors(t *testing.T) {
 		_, err = s.Append(ctx, "r", 1, make([][]byte, MaxBatch+1), nil, IndexUpdate{})
 		assert.ErrorIs(t, err, ErrBadRequest)
 
+		// Retrying an append that was stored (reply lost) is a success, not a double.
+		seq, err := s.Append(ctx, "r", 1, [][]byte{ev(2), ev(3)}, nil, IndexUpdate{})
+		require.NoError(t, err)
+		require.Equal(t, uint64(3), seq)
+		seq, err = s.Append(ctx, "r", 1, [][]byte{ev(2), ev(3)}, nil, IndexUpdate{})
+		require.NoError(t, err)
+		assert.Equal(t, uint64(3), seq)
+		_, err = s.Append(ctx, "r", 1, [][]byte{ev(2), ev(4)}, nil, IndexUpdate{})
+		require.ErrorIs(t, err, ErrSeqConflict, "different events: a real conflict")
+		_, err = s.Append(ctx, "r", 2, [][]byte{ev(3)}, nil, IndexUpdate{})
+		require.NoError(t, err, "suffix of the stored events")
+		require.NoError(t, s.Create(ctx, "r2", nil, ev(1), IndexUpdate{}))
+
 		// Stale expected seq: conflict, current seq returned, nothing written.
-		seq, err := s.Append(ctx, "r", 0, [][]byte{ev(9)}, map[string]string{"x": "y"}, IndexUpdate{})
+		seq, err = s.Append(ctx, "r2", 0, [][]byte{ev(9)}, map[string]string{"x": "y"}, IndexUpdate{})
 		require.ErrorIs(t, err, ErrSeqConflict)
 		assert.Equal(t, uint64(1), seq)
-		f, seq, err := s.Load(ctx, "r")
+		f, seq, err := s.Load(ctx, "r2")
 		require.NoError(t, err)
 		assert.Equal(t, uint64(1), seq)
 		assert.NotContains(t, f, "x")
-		evs, err := s.Events(ctx, "r", 0)
+		evs, err := s.Events(ctx, "r2", 0)
 		require.NoError(t, err)
 		assert.Len(t, evs, 1)
+		evs, err = s.Events(ctx, "r", 0)
+		require.NoError(t, err)
+		assert.Equal(t, [][]byte{ev(1), ev(2), ev(3)}, evs)
 	})
 }
 
@@ -186,7 +202,10 @@ func TestPubSubOrder(t *testing.T) {
 		require.NoError(t, s.Create(ctx, "other", nil, ev(0), IndexUpdate{}))
 
 		const n = 300
+		writer := make(chan struct{})
+		defer func() { <-writer }() // the script publishes before its reply arrives
 		go func() {
+			defer close(writer)
 			seq := uint64(1)
 			for i := 1; i <= n; i += 3 {
 				var err error
