@@ -33,8 +33,9 @@
 //   - conn.go, wire.go: one WebSocket connection = the handler goroutine reading plus one
 //     writer goroutine; bounded send queue, write deadlines, ping/pong, read limit,
 //     token-bucket rate limit, per-IP cap and Origin allow-list (limits.go).
-//   - rooms.go: ManagerRooms adapts room.Manager; roomstore.go implements room.Store on
-//     room/redisstore; record.go writes PSQ and SGF records.
+//   - rooms.go: ManagerRooms adapts room.Manager (store: room/roomredis over
+//     room/redisstore); record.go writes PSQ and SGF records; open.go builds it all and
+//     restores unfinished rooms at start-up; migrate.go runs migrations.
 //   - metrics.go: Prometheus metrics on the server's own registry (GET /metrics).
 //
 // Shutdown stops accepting, closes every WebSocket with 1001 (clients reconnect with their

@@ -67,6 +67,21 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		return fail(err)
 	}
 	srv.startGauges()
+	// Eager recovery: restore every unfinished room now, so that clocks, abandonment
+	// timers and AI seats resume without waiting for a player to come back.
+	go func() {
+		rctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		ids, err := store.LiveRooms(rctx)
+		if err != nil {
+			log.Warn("recovery: cannot list unfinished rooms", "err", err)
+			return
+		}
+		n, err := mgr.RestoreAll(rctx, ids)
+		if len(ids) > 0 || err != nil {
+			log.Info("recovery: rooms restored", "listed", len(ids), "live", n, "err", err)
+		}
+	}()
 	if embedded {
 		log.Warn("EMBEDDED REDIS: games and players live in this process only and are LOST on restart")
 	}
