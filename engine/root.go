@@ -238,9 +238,16 @@ func (s *searcher) rootTactics() bool {
 		return true
 	}
 	if !s.cfg.noVCF {
+		// Iterative deepening finds the shortest VCF first.
 		s.vcfStop = s.nodes + s.tacticsNodes
-		if d := s.vcf(0, maxPly-40); d > 0 && !s.stopped {
-			return win(int(s.vcfLine[0]), d, s.vcfLine[:d])
+		for depth := 3; depth <= maxPly-40 && s.nodes < s.vcfStop && !s.stopped; depth += 2 {
+			s.vcfCut = false
+			if d := s.vcf(0, depth); d > 0 && !s.stopped {
+				return win(int(s.vcfLine[0]), d, s.vcfLine[:d])
+			}
+			if !s.vcfCut {
+				break // no line reached the depth limit: no VCF at any depth
+			}
 		}
 	}
 	if !s.cfg.noVCT && !s.stopped {

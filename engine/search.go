@@ -50,6 +50,7 @@ type searcher struct {
 
 	// VCF/VCT state
 	vcfStop uint64 // VCF gives up at this node count
+	vcfCut  bool   // a VCF line was cut by the depth or node limit
 	vcfLine [maxPly + 64]int16
 	vctStop uint64 // VCT gives up at this node count
 	vctMove [maxPly]int16

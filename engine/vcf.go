@@ -43,10 +43,16 @@ func (s *searcher) vcf(ply, depth int) int {
 	} else if p.cnt[me][lvFlex] > 0 {
 		if m := p.findLevel(me, lvFlex, true); m >= 0 {
 			s.vcfLine[ply] = int16(m)
+			s.vcfLine[ply+1], s.vcfLine[ply+2] = -1, -1 // any defence, then the five
 			return 3
 		}
 	}
-	if depth < 3 || ply+3 >= len(s.vcfLine) || s.nodes >= s.vcfStop || s.stopped {
+	if depth < 3 {
+		s.vcfCut = true
+		return 0
+	}
+	if ply+3 >= len(s.vcfLine) || s.nodes >= s.vcfStop || s.stopped {
+		s.vcfCut = true
 		return 0
 	}
 	if s.nodes >= s.nextPoll {
@@ -97,7 +103,7 @@ func (s *searcher) vcfTry(m, ply, depth int) int {
 	d := 0
 	if !p.legal(f) {
 		d = 3
-		s.vcfLine[ply+1] = int16(f)
+		s.vcfLine[ply+1] = -1 // the defender cannot block (forbidden)
 		s.vcfLine[ply+2] = int16(f)
 	} else {
 		s.nodes++
