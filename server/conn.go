@@ -307,7 +307,7 @@ func (c *conn) writeLoop() {
 				}
 				return
 			}
-			for _, f := range encodeUpdate(u) {
+			for _, f := range c.s.frames.frames(u) {
 				if !c.write(f) {
 					return
 				}

@@ -2,11 +2,12 @@ package server
 
 import (
 	"github.com/gomoku-arena/gomoku/engine"
-	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/extengine"
 )
 
-// externalPlayer starts a configured external (Gomocup) engine seat.
-// TODO(server): switch to room/extengine once it is committed.
+// externalPlayer makes a configured external (Gomocup) engine seat: argv is the
+// configured command split on spaces (no shell). The process starts at its first move
+// and is closed with the room.
 func externalPlayer(name string, argv []string) (engine.Player, error) {
-	return nil, room.ErrNoEngines
+	return extengine.New(extengine.Config{Path: argv[0], Args: argv[1:], Name: name}), nil
 }

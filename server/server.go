@@ -43,6 +43,7 @@ type Server struct {
 	posts    *ipRate
 	origins  originChecker
 	upgrader websocket.Upgrader
+	frames   *frameCache
 
 	mu       sync.Mutex
 	conns    map[*conn]struct{}
@@ -80,6 +81,7 @@ func NewWith(cfg Config, deps Deps) (*Server, error) {
 		posts:   newIPRate(1, 20),
 		origins: newOriginChecker(cfg.AllowedOrigins),
 		conns:   map[*conn]struct{}{},
+		frames:  newFrameCache(),
 	}
 	s.upgrader = websocket.Upgrader{
 		ReadBufferSize:    1024,
@@ -87,6 +89,8 @@ func NewWith(cfg Config, deps Deps) (*Server, error) {
 		HandshakeTimeout:  10 * time.Second,
 		CheckOrigin:       func(*http.Request) bool { return true }, // checked before Upgrade
 		EnableCompression: false,
+		// Idle connections hold no write buffer: one is taken from the pool per write.
+		WriteBufferPool: &sync.Pool{},
 	}
 	s.echo = s.routes()
 	return s, nil

@@ -1,0 +1,37 @@
+package server
+
+import (
+	"testing"
+
+	"github.com/gomoku-arena/gomoku/room"
+)
+
+func BenchmarkDecodeClientMove(b *testing.B) {
+	frame := []byte(`{"type":"move","id":"c42","ply":17,"point":"h8"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DecodeClient(frame); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEncodeEvent(b *testing.B) {
+	ev := &room.Event{Seq: 42, Kind: room.EvMove, At: 1764440000000, Game: 1, Color: "black", Point: "h8", Ply: 17, ClockMS: 281000}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = encodeUpdate(room.Update{Event: ev})
+	}
+}
+
+// BenchmarkFanOutCached is the per-connection cost of one broadcast event when many
+// connections share it (the frame is encoded once).
+func BenchmarkFanOutCached(b *testing.B) {
+	fc := newFrameCache()
+	u := room.Update{Event: &room.Event{Seq: 42, Kind: room.EvMove, Color: "black", Point: "h8", Ply: 17}}
+	fc.frames(u)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = fc.frames(u)
+	}
+}
