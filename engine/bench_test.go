@@ -1,0 +1,108 @@
+package engine
+
+import (
+	"context"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// benchPositions are fixed middle-game positions (15x15) for the benchmarks.
+var benchPositions = []struct {
+	rule  Rule
+	moves string
+}{
+	{Freestyle, "h8j10k9i6i5j7j6k7i7k5f10g9k8j8i9h9g10j11j9i10k12k10l9m9l10g8f7l11e10d10"},
+	{Freestyle, "h8g6e5i9h5i6i7h6j6k5e6e7g9f10k7f5e4g11j7l7j5j4j8j9"},
+	{Standard, "h8j6k8g8e7i6k6k7h7i5l8h4g3i4i8j8i3h10i9j7"},
+	{Renju, "h8j10k9i6i5j7j6k7i7k5f10g9k8j8i9h9g10j11j9i10"},
+}
+
+func benchBoards(b *testing.B) []*Board {
+	var bs []*Board
+	for _, p := range benchPositions {
+		moves, err := ParseMoves(p.moves, 15)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bd, err := BoardFromMoves(15, p.rule, moves)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bs = append(bs, bd)
+	}
+	return bs
+}
+
+// cpuTime returns the process's user+system CPU time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkSearchNPS searches each benchmark position to a fixed node count and
+// reports nodes per wall second and per CPU second (the machine is shared).
+func BenchmarkSearchNPS(b *testing.B) {
+	boards := benchBoards(b)
+	e := New(Options{HashMiB: 16})
+	b.ReportAllocs()
+	var nodes uint64
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, bd := range boards {
+			e.Clear()
+			res := e.Search(context.Background(), bd, Limits{Nodes: 500_000}, nil)
+			nodes += res.Nodes
+		}
+	}
+	el := b.Elapsed()
+	cpu := cpuTime() - cpu0
+	b.ReportMetric(float64(nodes)/el.Seconds(), "nodes/s")
+	b.ReportMetric(float64(nodes)/cpu.Seconds(), "nodes/cpu-s")
+	b.ReportMetric(float64(nodes)/float64(b.N*len(boards)), "nodes/search")
+}
+
+// BenchmarkDepthIn1s reports the depth completed in one second per position.
+func BenchmarkDepthIn1s(b *testing.B) {
+	boards := benchBoards(b)
+	e := New(Options{HashMiB: 16})
+	b.ReportAllocs()
+	depth := 0
+	for i := 0; i < b.N; i++ {
+		for _, bd := range boards {
+			e.Clear()
+			res := e.Search(context.Background(), bd, Limits{Time: time.Second}, nil)
+			depth += res.Depth
+		}
+	}
+	b.ReportMetric(float64(depth)/float64(b.N*len(boards)), "depth")
+}
+
+// BenchmarkMakeUnmake measures one make/unmake pair on a middle-game position.
+func BenchmarkMakeUnmake(b *testing.B) {
+	boards := benchBoards(b)
+	var p position
+	p.setup(boards[0])
+	m := cellIndex(6, 6)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		p.make(m)
+		p.unmake()
+	}
+}
+
+// BenchmarkVCF measures the root VCF on a position with a 15-ply VCF.
+func BenchmarkVCF(b *testing.B) {
+	moves, _ := ParseMoves("h8i8k10k9g6h9f11e11i10j10l9k6j7k5k8i6l7m6l8l6j6m7j9h11", 15)
+	bd, _ := BoardFromMoves(15, Freestyle, moves)
+	e := New(Options{HashMiB: 1})
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		res := e.Search(context.Background(), bd, Limits{Depth: 1}, nil)
+		if res.Score.MatePlies() <= 0 {
+			b.Fatal("no VCF")
+		}
+	}
+}
