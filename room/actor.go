@@ -312,7 +312,7 @@ func (r *Room) setState(st State, events []Event) {
 	r.state = st
 	r.cur.Store(&st)
 	r.log = append(r.log, events...)
-	if n := len(r.log); n > r.opts.MaxBacklog {
+	if n := len(r.log); n > 2*r.opts.MaxBacklog { // trim amortized: keep ≥ MaxBacklog
 		r.log = append([]Event(nil), r.log[n-r.opts.MaxBacklog:]...)
 	}
 	for i := range events {
@@ -361,8 +361,15 @@ func (r *Room) shouldStop() bool {
 // nextWake returns the earliest time the actor must act without input.
 func (r *Room) nextWake() time.Time {
 	var t time.Time
+	now := r.opts.Clock.Now()
 	earliest := func(x time.Time) {
-		if !x.IsZero() && (t.IsZero() || x.Before(t)) {
+		if x.IsZero() {
+			return
+		}
+		if !r.retryAt.IsZero() && x.Before(now) {
+			x = r.retryAt // a due action failed: wait for the retry instead of spinning
+		}
+		if t.IsZero() || x.Before(t) {
 			t = x
 		}
 	}

@@ -226,7 +226,10 @@ func (r *Room) graceFor() time.Duration {
 	return r.opts.Grace
 }
 
-// graceEnd returns when seat c's grace ends, if c is gone and that is still ahead.
+// graceEnd returns when seat c's grace ends while c is gone and that still calls for
+// action: before the game really started (or while waiting) the room aborts then, so
+// the time is returned even when past until that happened; afterwards only until the
+// presence has announced that the opponent may claim.
 func (r *Room) graceEnd(c engine.Color) time.Time {
 	if r.state.Phase() == PhaseOver {
 		return time.Time{}
@@ -236,10 +239,14 @@ func (r *Room) graceEnd(c engine.Color) time.Time {
 		return time.Time{}
 	}
 	end := gone.Add(r.graceFor())
-	if !r.opts.Clock.Now().Before(end) {
-		return time.Time{}
+	if r.state.Phase() == PhaseWaiting || !r.state.ReallyStarted() || r.opts.Clock.Now().Before(end) {
+		return end
 	}
-	return end
+	p := r.pres.Load()
+	if sp := p.Black; c == engine.Black && !sp.Claimable || c == engine.White && !p.White.Claimable {
+		return end
+	}
+	return time.Time{}
 }
 
 // graceOver reports whether seat c is gone beyond its grace at now.
