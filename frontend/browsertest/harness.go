@@ -112,10 +112,18 @@ func (w testWriter) Write(p []byte) (int, error) {
 
 // Page is one browser user: its own browser context (own localStorage, own identity).
 type Page struct {
-	t    *testing.T
-	ctx  context.Context
-	env  *Env
-	name string
+	t      *testing.T
+	ctx    context.Context
+	env    *Env
+	name   string
+	cancel context.CancelFunc
+	closed bool
+}
+
+// Close closes the page's browser context (its WebSocket disconnects).
+func (p *Page) Close() {
+	p.closed = true
+	p.cancel()
 }
 
 // NewPage opens a fresh, isolated browser context. A screenshot is saved if the test fails.
@@ -125,9 +133,9 @@ func (e *Env) NewPage(t *testing.T, name string) *Page {
 	if err := cd.Do(ctx); err != nil {
 		t.Fatalf("%s: new browser context: %v", name, err)
 	}
-	p := &Page{t: t, ctx: ctx, env: e, name: name}
+	p := &Page{t: t, ctx: ctx, env: e, name: name, cancel: cancel}
 	t.Cleanup(func() {
-		if t.Failed() {
+		if t.Failed() && !p.closed {
 			p.SaveScreenshot(fmt.Sprintf("FAIL-%s-%s.png", sanitize(t.Name()), name))
 		}
 		cancel()
@@ -234,7 +242,7 @@ func (p *Page) WaitRole(role string) {
 func (p *Page) Play(point string) {
 	p.t.Helper()
 	xy := Eval[[]float64](p, fmt.Sprintf(`(() => {
-		const sv = document.querySelector('svg.board'); sv.scrollIntoView({block: 'center'});
+		const sv = document.querySelector('svg.board'); sv.scrollIntoView({block: 'nearest'});
 		const r = sv.getBoundingClientRect(); const n = __gomoku.game.size - 1;
 		const pt = %q; const x = pt.charCodeAt(0) - 97, y = Number(pt.slice(1)) - 1;
 		return [r.left + r.width * (0.06 + 0.88 * x / n), r.top + r.height * (0.06 + 0.88 * (n - y) / n)];

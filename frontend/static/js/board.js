@@ -24,8 +24,10 @@ export class BoardView {
     this.svg.addEventListener('pointermove', (e) => this.onPointer(e));
     this.svg.addEventListener('pointerleave', () => { this.hover = null; this.drawOverlay(); });
     this.svg.addEventListener('click', (e) => this.onClick(e));
-    this.svg.addEventListener('keydown', (e) => this.onKey(e));
+    this.svg.addEventListener('keydown', (e) => { this.keyboard = true; this.onKey(e); });
+    this.svg.addEventListener('pointerdown', () => { this.keyboard = false; this.pointerAt = Date.now(); });
     this.svg.addEventListener('focus', () => {
+      this.keyboard = !(this.pointerAt && Date.now() - this.pointerAt < 500);
       if (!this.cursor) this.cursor = this.model.last ? { ...this.model.last } : centre(this.size);
       this.drawOverlay();
       this.announce();
@@ -186,7 +188,7 @@ export class BoardView {
       const forb = pv === 'black' && this.forbiddenSet?.has(`${this.hover.x},${this.hover.y}`);
       if (!forb) items.push(this.stone(this.hover.x, this.hover.y, pv, 'preview'));
     }
-    if (this.cursor && document.activeElement === this.svg) {
+    if (this.cursor && this.keyboard && document.activeElement === this.svg) {
       const { px, py } = pointToPixel(this.cursor.x, this.cursor.y, this.geo);
       const r = this.geo.cell * 0.5;
       items.push(s('rect.cursor', { x: px - r, y: py - r, width: 2 * r, height: 2 * r, rx: r * 0.25 }));

@@ -445,7 +445,7 @@ export function renderGame(main, roomId, ctx) {
   }
 
   function renderAI() {
-    if (!aiSeat(g)) { aiEl.replaceChildren(); return; }
+    if (!aiSeat(g) || g.phase === 'finished') { aiEl.replaceChildren(); return; }
     const info = ai && (ai.ply == null || ai.ply === g.moves.length) && g.phase === 'playing' ? ai : null;
     const elapsed = info ? (info.elapsed_ms || 0) + (info.status === 'thinking' ? performance.now() - aiAt : 0) : 0;
     aiEl.replaceChildren(aiPanel(info, elapsed, {

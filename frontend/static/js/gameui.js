@@ -126,15 +126,29 @@ export function chatLog(messages) {
     h('span', m.text))));
 }
 
+const ICONS = {
+  first: 'M5 4h2v16H5zM19 4v16L8 12z',
+  prev: 'M17 4v16L6 12z',
+  next: 'M7 4v16l11-8z',
+  last: 'M17 4h2v16h-2zM5 4v16l11-8z',
+  play: 'M7 4v16l13-8z',
+  pause: 'M6 4h4v16H6zM14 4h4v16h-4z',
+};
+
+/** icon draws a small media-control icon. */
+export function icon(name) {
+  return s('svg', { viewBox: '0 0 24 24', width: '16', height: '16', 'aria-hidden': 'true', fill: 'currentColor' }, s('path', { d: ICONS[name] }));
+}
+
 /** replayBar builds the replay controls. */
 export function replayBar(n, total, playing, on) {
-  const btn = (label, icon, fn, dis, id) => h('button.btn.btn-sm', { type: 'button', 'aria-label': t(label), title: t(label), onclick: fn, disabled: dis, id }, icon);
+  const btn = (label, ic, fn, dis, id) => h('button.btn.btn-sm', { type: 'button', 'aria-label': t(label), title: t(label), onclick: fn, disabled: dis, id }, icon(ic));
   return h('div.replay', { role: 'group', 'aria-label': t('replay.title') },
-    btn('replay.first', '⏮', () => on.go(0), n === 0, 'rp-first'),
-    btn('replay.prev', '◀', () => on.go(n - 1), n === 0, 'rp-prev'),
-    btn(playing ? 'replay.pause' : 'replay.play', playing ? '⏸' : '▶️', on.toggle, total === 0, 'rp-play'),
-    btn('replay.next', '▶', () => on.go(n + 1), n >= total, 'rp-next'),
-    btn('replay.last', '⏭', () => on.go(total), n >= total, 'rp-last'),
+    btn('replay.first', 'first', () => on.go(0), n === 0, 'rp-first'),
+    btn('replay.prev', 'prev', () => on.go(n - 1), n === 0, 'rp-prev'),
+    btn(playing ? 'replay.pause' : 'replay.play', playing ? 'pause' : 'play', on.toggle, total === 0, 'rp-play'),
+    btn('replay.next', 'next', () => on.go(n + 1), n >= total, 'rp-next'),
+    btn('replay.last', 'last', () => on.go(total), n >= total, 'rp-last'),
     h('input', { type: 'range', min: '0', max: String(total), value: String(n), 'aria-label': t('replay.title'), oninput: (e) => on.go(Number(e.target.value)) }),
     h('span.pos', { id: 'rp-pos' }, t('replay.position', { n, total })));
 }

@@ -65,8 +65,8 @@ function roomItem(r, kind) {
   ];
   const ai = [r.black, r.white].some((x) => x && x.kind !== 'human');
   return h('li', null, h('a.room', { href: `/r/${encodeURIComponent(r.id)}`, dataset: { room: r.id } },
-    h('span.room-players', h('i.dot.dot-black'), seatLabel(r.black), h('span.muted', t('lobby.vs')), h('i.dot.dot-white'), seatLabel(r.white),
-      ai ? h('span.badge.badge-ai', 'AI') : null, kind === 'live' ? h('span.badge.badge-live', 'LIVE') : null),
+    h('span.room-players', h('span.pl', h('i.dot.dot-black'), seatLabel(r.black)), h('span.muted', t('lobby.vs')), h('span.pl', h('i.dot.dot-white'), seatLabel(r.white)),
+      ai ? h('span.badge.badge-ai', 'AI') : null),
     h('span.meta', meta),
     h('span.go.btn.btn-sm', { class: kind === 'open' ? 'btn-primary' : '' }, t(action))));
 }
