@@ -137,6 +137,10 @@ func (c *conn) serve() {
 			continue
 		}
 		c.handle(data)
+		if c.helloSeen {
+			// From the hello on, any frame (pongs included) within pongWait keeps it open.
+			_ = c.ws.SetReadDeadline(time.Now().Add(pongWait))
+		}
 	}
 }
 
@@ -149,6 +153,8 @@ func (c *conn) readFailed(err error) {
 	case !c.helloSeen && isTimeout(err):
 		c.s.metrics.countError(CodeHelloFirst)
 		c.requestClose(closePolicy, closeReasonHello)
+	case isTimeout(err):
+		c.requestClose(closeNormal, "timeout")
 	default:
 		c.requestClose(closeNormal, "")
 	}

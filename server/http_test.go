@@ -209,6 +209,12 @@ func TestHelloTimeout(t *testing.T) {
 	code, reason := c.closeCode()
 	require.Equal(t, websocket.ClosePolicyViolation, code)
 	require.Equal(t, "hello_required", reason)
+	// After the hello, a silent client (a spectator) stays connected.
+	c = e.dial(id)
+	c.hello("", 0)
+	time.Sleep(500 * time.Millisecond)
+	c.send(map[string]any{"type": "ping", "id": "still"})
+	c.until("pong", func(m msg) bool { return m.typ() == TypePong })
 	// An unknown room closes after the error.
 	c = e.dial("nosuchroom")
 	c.send(map[string]any{"type": "hello", "id": "h"})
