@@ -62,8 +62,9 @@ type Reply struct {
 }
 
 type request struct {
-	cmd   Command
-	reply chan response // buffered (1)
+	cmd      Command
+	internal bool          // internal kinds allowed (from this package only)
+	reply    chan response // buffered (1)
 }
 
 type response struct {
@@ -103,7 +104,10 @@ func (r *Room) Err() error {
 // ClientError); ErrRoomClosed when the room stopped; ctx's error when ctx ended first
 // (the command may or may not have been applied then).
 func (r *Room) Do(ctx context.Context, cmd Command) (Reply, error) {
-	req := request{cmd: cmd, reply: make(chan response, 1)}
+	return r.do(ctx, request{cmd: cmd, reply: make(chan response, 1)})
+}
+
+func (r *Room) do(ctx context.Context, req request) (Reply, error) {
 	select {
 	case r.cmdC <- req:
 	case <-r.done:
@@ -248,8 +252,10 @@ func (r *Room) handle(req request) (Reply, error) {
 	switch cmd.Kind {
 	case CmdHint:
 		return r.startHint(req)
-	case CmdAIMove, CmdForfeit, CmdAbandon, CmdTimeout:
-		return Reply{}, fmt.Errorf("%w: internal command", ErrUnknownType)
+	case CmdAIMove, CmdForfeit, CmdAbandon, CmdTimeout, CmdAutoClaim, CmdStart:
+		if !req.internal {
+			return Reply{}, fmt.Errorf("%w: internal command", ErrUnknownType)
+		}
 	case CmdClaimVictory:
 		if me := r.state.ColorOf(cmd.By.ID); me != engine.Empty {
 			cmd.GoneSince, cmd.Grace = r.goneSince(me.Opponent()), r.opts.Grace
@@ -407,10 +413,17 @@ func (r *Room) onTimer() {
 		if !r.graceOver(c, now) {
 			continue
 		}
-		if r.state.Phase() == PhaseWaiting || !r.state.ReallyStarted() {
-			if _, err := r.commit(Command{Kind: CmdAbandon}, now); err != nil && Code(err) == ErrUnavailable.Code {
-				r.retryAt = now.Add(r.opts.RetryDelay)
-			}
+		var cmd Command
+		switch {
+		case r.state.Phase() == PhaseWaiting || !r.state.ReallyStarted():
+			cmd = Command{Kind: CmdAbandon}
+		case r.state.Seat(c.Opponent()).Spec.IsMachine():
+			cmd = Command{Kind: CmdAutoClaim, Color: c.String(), GoneSince: r.goneSince(c), Grace: r.graceFor()}
+		default:
+			continue // the opponent may claim
+		}
+		if _, err := r.commit(cmd, now); err != nil && Code(err) == ErrUnavailable.Code {
+			r.retryAt = now.Add(r.opts.RetryDelay)
 		}
 	}
 	r.publishPresence(true) // a countdown may have ended: the opponent may claim

@@ -142,6 +142,21 @@ func TestAISearchCancelledOnResignAbortAndStop(t *testing.T) {
 	assert.ErrorIs(t, s.Err(), ErrRoomStopped)
 }
 
+func TestAIWinsWhenHumanAbandons(t *testing.T) {
+	e := newEnv(t, func(o *Options) { o.Grace = time.Minute })
+	r, s := e.vsAI(nil)
+	e.move(r, alice, 0, "a1")
+	waitEvent(t, s, EvMove) // a1
+	waitEvent(t, s, EvMove) // the AI's reply: the game really started
+	s.Close()
+	waitFor(t, "alice gone", func() bool { return !r.Presence().Black.Connected })
+	watcher := e.sub(r, carol, r.State().Seq())
+	e.clock.Advance(61 * time.Second)
+	ev := waitEvent(t, watcher, EvGameOver)
+	assert.Equal(t, ResultWhite, ev.Result)
+	assert.Equal(t, ReasonAbandoned, ev.Reason)
+}
+
 func TestAIForfeitsWhenPlayerFails(t *testing.T) {
 	stub := &stubPlayer{name: "stub", fail: true}
 	e := newEnv(t, func(o *Options) { o.Players = stubPlayers(stub) })

@@ -168,6 +168,8 @@ func (a *applier) run() error {
 		return a.abort()
 	case CmdClaimVictory:
 		return a.claim()
+	case CmdAutoClaim:
+		return a.autoClaim()
 	case CmdFlag, CmdTimeout:
 		if err := a.playing(); err != nil {
 			return err
@@ -454,6 +456,20 @@ func (a *applier) claim() error {
 		return ErrNotClaimable
 	}
 	return a.gameOver(me.String(), ReasonAbandoned, nil)
+}
+
+// autoClaim ends a game whose human seat (cmd.Color) is gone beyond the grace against
+// a machine: the machine wins by abandonment.
+func (a *applier) autoClaim() error {
+	if err := a.playing(); err != nil {
+		return err
+	}
+	col := parseColor(a.cmd.Color)
+	if col == engine.Empty || a.s.seats[ci(col)].spec.IsMachine() || !a.s.seats[ci(col.Opponent())].spec.IsMachine() ||
+		a.cmd.GoneSince.IsZero() || a.cmd.Grace <= 0 || a.now.Sub(a.cmd.GoneSince) < a.cmd.Grace {
+		return ErrNotClaimable
+	}
+	return a.gameOver(col.Opponent().String(), ReasonAbandoned, nil)
 }
 
 func (a *applier) chat() error {

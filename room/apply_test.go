@@ -148,6 +148,12 @@ func TestApplyTable(t *testing.T) {
 		{"claim after grace", two, Command{Kind: CmdClaimVictory, By: alice, GoneSince: t0.Add(-2 * time.Minute), Grace: time.Minute}, nil, []EventKind{EvGameOver}},
 		{"claim spectator", two, Command{Kind: CmdClaimVictory, By: carol, GoneSince: t0.Add(-2 * time.Minute), Grace: time.Minute}, ErrNotAPlayer, nil},
 		{"claim over", over, Command{Kind: CmdClaimVictory, By: alice, GoneSince: t0.Add(-2 * time.Minute), Grace: time.Minute}, ErrGameOver, nil},
+		{"auto claim vs AI", func(t *testing.T) State {
+			s := play(t, vsAI(t), "h8")
+			s, _ = apply(t, s, Command{Kind: CmdAIMove, Color: "white", Ply: 1, Point: "i9", Hash: s.Hash()}, t0)
+			return s
+		}, Command{Kind: CmdAutoClaim, Color: "black", GoneSince: t0, Grace: time.Minute}, nil, []EventKind{EvGameOver}},
+		{"auto claim between humans refused", two, Command{Kind: CmdAutoClaim, Color: "black", GoneSince: t0, Grace: time.Minute}, ErrNotClaimable, nil},
 		// flag
 		{"flag without clock", two, Command{Kind: CmdFlag, By: carol}, ErrTimeNotUp, nil},
 		{"flag waiting", half, Command{Kind: CmdFlag}, ErrGameNotStarted, nil},

@@ -35,11 +35,12 @@ const (
 
 // Internal command kinds, issued by the actor.
 const (
-	CmdAIMove  CommandKind = "ai_move" // an AI seat's move: Color, Point, Ply, Hash
-	CmdForfeit CommandKind = "forfeit" // an AI seat failed: Color loses
-	CmdAbandon CommandKind = "abandon" // a seat left before the game really started: abort
-	CmdTimeout CommandKind = "timeout" // the actor's clock timer fired (same as flag)
-	CmdStart   CommandKind = "start"   // start the game if every seat is filled (AI vs AI)
+	CmdAIMove    CommandKind = "ai_move"    // an AI seat's move: Color, Point, Ply, Hash
+	CmdForfeit   CommandKind = "forfeit"    // an AI seat failed: Color loses
+	CmdAbandon   CommandKind = "abandon"    // a seat left before the game really started: abort
+	CmdTimeout   CommandKind = "timeout"    // the actor's clock timer fired (same as flag)
+	CmdStart     CommandKind = "start"      // start the game if every seat is filled (AI vs AI)
+	CmdAutoClaim CommandKind = "auto_claim" // a human (Color) abandoned an AI game: the machine wins
 )
 
 // Command is an input to Apply. By is the authenticated player issuing it (zero for

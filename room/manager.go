@@ -138,7 +138,7 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Room, error) 
 		}
 	}
 	if machines == 2 {
-		if _, err := r.Do(ctx, Command{Kind: CmdStart}); err != nil {
+		if _, err := r.do(ctx, request{cmd: Command{Kind: CmdStart}, internal: true, reply: make(chan response, 1)}); err != nil {
 			return r, err
 		}
 	}
