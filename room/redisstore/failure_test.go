@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -321,5 +322,25 @@ func FuzzParsePayload(f *testing.F) {
 		if !ok2 || seq2 != seq || !bytes.Equal(data, data2) {
 			t.Fatalf("round trip of %q: %d %q", p, seq2, data2)
 		}
+	})
+}
+
+// FuzzOpenURL: any REDIS_URL either parses into a client or is refused; it
+// never panics, and a refused URL's error never shows its password.
+func FuzzOpenURL(f *testing.F) {
+	for _, s := range []string{"redis://h:1", "redis+cluster://a:1,b:2", "rediss://u:pw@h:1/2?dial_timeout=1s",
+		"redis+sentinel://s:1?master_name=m", "unix:///x", "redis://", "redis://:@", "redis://a,,b", "://"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, u string) {
+		c, err := newClient(u)
+		if err != nil {
+			err = scrub(u, err)
+			if _, pw, ok := strings.Cut(u, ":pw@"); ok && pw != "" {
+				assert.NotContains(t, err.Error(), ":pw@")
+			}
+			return
+		}
+		_ = c.Close()
 	})
 }

@@ -43,7 +43,7 @@ func Open(ctx context.Context, url string, logger *slog.Logger) (redis.Universal
 	}
 	c, err := newClient(url)
 	if err != nil {
-		return nil, nil, false, err
+		return nil, nil, false, scrub(url, err)
 	}
 	logger.Info("redis configured", "url", redact(url), "type", fmt.Sprintf("%T", c))
 	return c, c.Close, false, nil
@@ -110,9 +110,9 @@ func newClient(raw string) (redis.UniversalClient, error) {
 
 // redact hides a password in a URL for logs and errors.
 func redact(u string) string {
-	scheme, rest, ok := strings.Cut(u, "://")
-	if !ok {
-		return u
+	prefix, rest := "", u
+	if i := strings.Index(u, "://"); i >= 0 {
+		prefix, rest = u[:i+3], u[i+3:]
 	}
 	at := strings.LastIndex(rest, "@")
 	if at < 0 {
@@ -122,5 +122,23 @@ func redact(u string) string {
 	if name, _, hasPw := strings.Cut(userinfo, ":"); hasPw {
 		userinfo = name + ":xxx"
 	}
-	return scheme + "://" + userinfo + rest[at:]
+	return prefix + userinfo + rest[at:]
+}
+
+// scrub returns err with the URL's password (if any) masked, for parse
+// errors of go-redis and net/url that quote the URL.
+func scrub(raw string, err error) error {
+	rest := raw
+	if i := strings.Index(raw, "://"); i >= 0 {
+		rest = raw[i+3:]
+	}
+	at := strings.LastIndex(rest, "@")
+	if at < 0 {
+		return err
+	}
+	_, pw, ok := strings.Cut(rest[:at], ":")
+	if !ok || pw == "" {
+		return err
+	}
+	return errors.New(strings.ReplaceAll(err.Error(), pw, "xxx"))
 }
