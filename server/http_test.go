@@ -67,6 +67,8 @@ func TestHTTPAPI(t *testing.T) {
 	require.NotContains(t, list("open"), private)
 	require.Equal(t, http.StatusBadRequest, e.do("GET", "/api/rooms?status=weird", "", nil, &er))
 	require.Equal(t, http.StatusBadRequest, e.do("GET", "/api/rooms?limit=1000", "", nil, &er))
+	require.Equal(t, http.StatusBadRequest, e.do("GET", "/api/rooms?status=open&cursor=abc", "", nil, &er))
+	require.Equal(t, CodeBadRequest, er.Error.Code)
 	// Pagination.
 	for i := 0; i < 3; i++ {
 		e.createRoom(pa.Token, map[string]any{"me": "black"})
