@@ -1,0 +1,315 @@
+package load
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// inMsg is every server → client message, decoded loosely (unknown fields ignored).
+type inMsg struct {
+	Type      string `json:"type"`
+	ID        string `json:"id"`
+	Seq       uint64 `json:"seq"`
+	Code      string `json:"code"`
+	Duplicate bool   `json:"duplicate"`
+	You       *struct {
+		Role     string `json:"role"`
+		PlayerID string `json:"player_id"`
+	} `json:"you"`
+	Event *inEvent `json:"event"`
+	Room  *inSnap  `json:"room"`
+}
+
+type inEvent struct {
+	Seq    uint64 `json:"seq"`
+	Kind   string `json:"kind"`
+	Game   int    `json:"game"`
+	Ply    int    `json:"ply"`
+	Color  string `json:"color"`
+	Point  string `json:"point"`
+	Plies  int    `json:"plies"`
+	Result string `json:"result"`
+	Player *struct {
+		ID string `json:"id"`
+	} `json:"player"`
+}
+
+type inSnap struct {
+	Seq      uint64   `json:"seq"`
+	Game     int      `json:"game"`
+	Phase    string   `json:"phase"`
+	Moves    []string `json:"moves"`
+	Settings struct {
+		Size int `json:"size"`
+	} `json:"settings"`
+	Black, White struct {
+		Player *struct {
+			ID string `json:"id"`
+		} `json:"player"`
+	}
+}
+
+// digest identifies an event's content for the cross-client record check.
+func (e *inEvent) digest() string {
+	return fmt.Sprintf("%s/%d/%d/%s/%s/%s", e.Kind, e.Game, e.Ply, e.Color, e.Point, e.Result)
+}
+
+// client is one WebSocket connection (a player or a spectator) that survives churn by
+// rejoining with its last seq.
+type client struct {
+	r         *runner
+	g         *game // nil for idle spectators
+	slot      int
+	token     string
+	playerID  string
+	spectator bool
+	sitAs     string // colour to take with "sit" after the first welcome
+	room      string // room id of an idle spectator (g == nil)
+	rng       *rand.Rand
+
+	wmu  sync.Mutex
+	conn *websocket.Conn
+
+	mu        sync.Mutex
+	lastSeq   uint64
+	replaying bool // since welcome after a rejoin: the next event must be lastSeq+1
+	color     string
+	phase     string
+	gameNo    int
+	board     *Board
+	sentPly   int // ply of the move in flight (-1 none)
+	sentPoint string
+	timer     *time.Timer
+	churned   bool
+	ready     chan struct{} // closed at the first welcome
+	readyOnce sync.Once
+}
+
+func newClient(r *runner, g *game, slot int, seed uint64) *client {
+	return &client{r: r, g: g, slot: slot, sentPly: -1, ready: make(chan struct{}),
+		rng: rand.New(rand.NewPCG(seed, uint64(slot)))}
+}
+
+// errStopped ends a session when the run is over.
+var errStopped = errors.New("load: stopped")
+
+// run connects, reads until the connection ends, and rejoins (with backoff) until ctx ends.
+func (c *client) run(ctx context.Context) {
+	first := true
+	for ctx.Err() == nil {
+		if !first {
+			c.r.stats.Reconnects.Add(1)
+		}
+		err := c.session(ctx, first)
+		if ctx.Err() != nil {
+			return
+		}
+		c.mu.Lock()
+		churned := c.churned
+		c.churned = false
+		c.mu.Unlock()
+		if err != nil && !churned {
+			if first {
+				c.r.stats.Error("dial")
+			} else {
+				c.r.stats.ReconnectFailed.Add(1)
+			}
+		}
+		first = false
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Duration(100+c.rng.IntN(400)) * time.Millisecond):
+		}
+	}
+}
+
+// session is one connection's life.
+func (c *client) session(ctx context.Context, first bool) error {
+	start := time.Now()
+	d := websocket.Dialer{NetDialContext: c.r.ips.dialer(c.slot), HandshakeTimeout: 15 * time.Second,
+		ReadBufferSize: 1024, WriteBufferSize: 512}
+	conn, resp, err := d.DialContext(ctx, wsURL(c.r.base, c.roomID()), nil)
+	if resp != nil && resp.Body != nil {
+		resp.Body.Close()
+	}
+	if err != nil {
+		if resp != nil {
+			c.r.stats.Error(fmt.Sprintf("http_%d", resp.StatusCode))
+		}
+		return err
+	}
+	c.mu.Lock()
+	last := c.lastSeq
+	c.replaying = last > 0
+	c.mu.Unlock()
+	hello := map[string]any{"type": "hello"}
+	if c.token != "" {
+		hello["token"] = c.token
+	}
+	if last > 0 {
+		hello["last_seq"] = last
+	}
+	c.wmu.Lock()
+	c.conn = conn
+	err = conn.WriteJSON(hello)
+	c.wmu.Unlock()
+	if err != nil {
+		conn.Close()
+		return err
+	}
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	welcomed := false
+	defer func() {
+		c.wmu.Lock()
+		c.conn = nil
+		c.wmu.Unlock()
+		conn.Close()
+		if welcomed {
+			c.r.stats.Connected.Add(-1)
+		}
+	}()
+	for {
+		_, data, err := conn.ReadMessage()
+		if err != nil {
+			if ctx.Err() != nil {
+				return errStopped
+			}
+			c.mu.Lock()
+			churned := c.churned
+			c.mu.Unlock()
+			if !churned {
+				reason := "network"
+				var ce *websocket.CloseError
+				if errors.As(err, &ce) {
+					reason = fmt.Sprintf("%d %s", ce.Code, ce.Text)
+				}
+				c.r.stats.Closed(reason)
+			}
+			return err
+		}
+		var m inMsg
+		if err := json.Unmarshal(data, &m); err != nil {
+			c.r.stats.Error("bad_server_json")
+			continue
+		}
+		if m.Type == "welcome" && !welcomed {
+			welcomed = true
+			c.r.stats.Connected.Add(1)
+			if first {
+				c.r.stats.Connect.Record(time.Since(start))
+			}
+		}
+		c.handle(&m)
+	}
+}
+
+func (c *client) roomID() string {
+	if c.g != nil {
+		return c.g.roomID
+	}
+	return c.room
+}
+
+// drop closes the connection abruptly (no close frame), as a network failure would.
+func (c *client) drop() bool {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.conn == nil {
+		return false
+	}
+	c.mu.Lock()
+	c.churned = true
+	c.mu.Unlock()
+	_ = c.conn.UnderlyingConn().Close()
+	return true
+}
+
+// send writes one JSON message if connected.
+func (c *client) send(v any) bool {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.conn == nil {
+		return false
+	}
+	_ = c.conn.SetWriteDeadline(time.Now().Add(10 * time.Second))
+	return c.conn.WriteJSON(v) == nil
+}
+
+// handle processes one server message.
+func (c *client) handle(m *inMsg) {
+	st := c.r.stats
+	switch m.Type {
+	case "welcome":
+		c.readyOnce.Do(func() { close(c.ready) })
+		if c.sitAs != "" {
+			c.send(map[string]any{"type": "sit", "id": "sit", "color": c.sitAs})
+			c.sitAs = ""
+		}
+		if m.You != nil && (m.You.Role == "black" || m.You.Role == "white") {
+			c.mu.Lock()
+			c.color = m.You.Role
+			c.mu.Unlock()
+		}
+	case "resync":
+		st.Resyncs.Add(1)
+	case "snapshot":
+		c.snapshot(m)
+	case "event":
+		st.Events.Add(1)
+		if m.Event != nil {
+			c.event(m.Event)
+		}
+	case "ack":
+		c.ack(m)
+	case "error":
+		st.Error(m.Code)
+		c.mu.Lock()
+		if len(m.ID) > 0 && m.ID[0] == 'm' {
+			c.sentPly = -1 // the move was refused: choose again
+			c.armLocked()
+		}
+		c.mu.Unlock()
+	}
+}
+
+func (c *client) snapshot(m *inMsg) {
+	if m.Room == nil || c.g == nil {
+		c.mu.Lock()
+		c.lastSeq = m.Seq
+		c.mu.Unlock()
+		return
+	}
+	s := m.Room
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lastSeq, c.replaying = m.Seq, false
+	c.phase, c.gameNo = s.Phase, s.Game
+	size := s.Settings.Size
+	if size == 0 {
+		size = 15
+	}
+	c.board = NewBoard(size)
+	for _, p := range s.Moves {
+		if err := c.board.Play(p); err != nil {
+			c.r.stats.Violation("%s: snapshot: %v", c.g.roomID, err)
+		}
+	}
+	if !c.spectator && c.playerID != "" {
+		switch {
+		case s.Black.Player != nil && s.Black.Player.ID == c.playerID:
+			c.color = "black"
+		case s.White.Player != nil && s.White.Player.ID == c.playerID:
+			c.color = "white"
+		}
+	}
+	c.armLocked()
+}

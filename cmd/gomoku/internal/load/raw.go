@@ -1,0 +1,110 @@
+package load
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/redisstore"
+	"github.com/gomoku-arena/gomoku/room/roomredis"
+)
+
+// RawResult is the throughput of the store's append script called directly, without the
+// server: the ceiling the server's moves per second are compared with.
+type RawResult struct {
+	URL       string  `json:"url"`
+	Writers   int     `json:"writers"`
+	Appends   uint64  `json:"appends"`
+	DurationS float64 `json:"duration_s"`
+	PerSec    float64 `json:"appends_per_s"`
+	Latency   Summary `json:"latency"`
+	Errors    uint64  `json:"errors"`
+}
+
+// RawAppend appends one move event per call (with the room summary as snapshot fields and
+// the lobby touch, exactly what the server writes per move: room/roomredis.Store.Append
+// over redisstore's Lua script) from `writers` goroutines, each owning a fresh room, for
+// d; the rooms are deleted afterwards. The Redis client is opened like the server's
+// (redisstore.Open, same URL options).
+func RawAppend(ctx context.Context, url string, writers int, d time.Duration) (RawResult, error) {
+	res := RawResult{URL: url, Writers: writers}
+	if writers < 1 {
+		writers = 1
+	}
+	c, closeFn, _, err := redisstore.Open(ctx, url, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		return res, err
+	}
+	defer closeFn()
+	rs := redisstore.New(c)
+	st := roomredis.New(rs)
+	if err := rs.Ping(ctx); err != nil {
+		return res, fmt.Errorf("load: raw redis: %w", err)
+	}
+	prefix := fmt.Sprintf("loadraw%d-", time.Now().UnixNano())
+	hist := NewHistogram()
+	var appends, errs atomic.Uint64
+	var wg sync.WaitGroup
+	runCtx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	start := time.Now()
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			id := fmt.Sprintf("%s%d", prefix, w)
+			now := time.Now().UnixMilli()
+			sum := room.Summary{ID: id, Status: "live", Public: true, Rule: "freestyle", Size: 15,
+				Black: room.SeatSummary{Kind: "human", PlayerID: "p_0123456789abcdef", Name: "load-black"},
+				White: room.SeatSummary{Kind: "human", PlayerID: "p_fedcba9876543210", Name: "load-white"},
+				Game:  1, Seq: 1, CreatedAt: now, UpdatedAt: now}
+			if err := st.Create(ctx, id, room.Event{Seq: 1, Kind: room.EvCreated, At: now, Game: 1, Room: id}, sum); err != nil {
+				errs.Add(1)
+				return
+			}
+			b := NewBoard(15)
+			rng := rand.New(rand.NewPCG(uint64(w), 1))
+			seq := uint64(1)
+			for runCtx.Err() == nil {
+				if b.Ply() >= 200 {
+					b = NewBoard(15)
+				}
+				p, _ := b.Choose(rng, 0.8)
+				_ = b.Play(p)
+				color := "black"
+				if b.Ply()%2 == 0 {
+					color = "white"
+				}
+				at := time.Now().UnixMilli()
+				ev := room.Event{Seq: seq + 1, Kind: room.EvMove, At: at, Game: 1, Color: color, Point: p, Ply: b.Ply() - 1}
+				sum.Ply, sum.Seq, sum.UpdatedAt = b.Ply(), seq+1, at
+				t0 := time.Now()
+				err := st.Append(runCtx, id, seq, []room.Event{ev}, sum)
+				if err != nil {
+					if runCtx.Err() == nil {
+						errs.Add(1)
+					}
+					continue
+				}
+				hist.Record(time.Since(t0))
+				appends.Add(1)
+				seq++
+			}
+		}()
+	}
+	wg.Wait()
+	el := time.Since(start)
+	for w := range writers {
+		_ = rs.Delete(context.WithoutCancel(ctx), fmt.Sprintf("%s%d", prefix, w))
+	}
+	res.Appends, res.Errors, res.DurationS = appends.Load(), errs.Load(), el.Seconds()
+	res.PerSec = float64(res.Appends) / el.Seconds()
+	res.Latency = hist.Summary()
+	return res, nil
+}
