@@ -35,17 +35,35 @@
 // when their position stops being current (takeback, resign, abort, …) and when the
 // room stops.
 //
+// Abandonment against a machine: once the game really started, a human gone longer
+// than Options.Grace loses by abandonment (the machine cannot claim, so the room does).
+//
+// # Persistence
+//
+// Store is the event log (Create, Append with the expected seq, Events); MemStore is the
+// in-memory implementation with failure injection (Fail, FailAppends, LoseAcks) used by
+// tests; package room/roomredis adapts room/redisstore (Redis, Lua append script, lobby
+// indexes) to Store and Lister and lists the unfinished rooms to restore (LiveRooms).
+// A write whose outcome is unknown (Redis unreachable) is reported as unavailable and
+// the room reloads from the store before its next write, so a resent move is then
+// acknowledged as a duplicate, never applied twice. Restore (or Manager.Get) rebuilds a
+// room from its events and resumes its clocks without charging the downtime.
+//
 // # Manager (what the server uses)
 //
-//	m := room.NewManager(store, room.Options{})        // store: room.NewMemStore() or roomredis
+//	m := room.NewManager(store, room.Options{})        // store: room.NewMemStore() or roomredis.New(rs)
+//	m.RestoreAll(ctx, ids)                             // optional, at start-up: resume live games
 //	r, err := m.Create(ctx, room.CreateRequest{Settings: set, Creator: &me, Color: "black"})
 //	r, sub, err := m.Join(ctx, id, room.SubscribeOptions{FromSeq: lastSeq, Viewer: me})
-//	for u := range sub.C { … u.Snapshot / u.Event / u.AI / u.Presence … }  // sub.Err() after
+//	for u := range sub.C { … u.Snapshot (+u.Resync) / u.Event / u.AI / u.Presence … }
+//	// sub.C closed: sub.Err() is ErrSlowSubscriber, ErrRoomStopped or ErrUnsubscribed
 //	rep, err := r.Do(ctx, room.Command{Kind: room.CmdMove, By: me, Ply: 4, Point: "h8"})
-//	// err: room.ClientError(err).Code is the protocol code; rep.Seq goes in the ack
+//	// err: room.ClientError(err).Code is the protocol code; ack with rep.Seq (rep.Duplicate
+//	// for a resent move); a hint command's answer is rep.Hint
 //	m.Shutdown(ctx)
 //
 // Client frames decode with DecodeCommand (the server sets Command.By from the
-// authenticated token). Commands the server must not forward: internal kinds
-// (ai_move, forfeit, abandon, timeout, start) are refused by DecodeCommand and Do.
+// authenticated token). Internal kinds (ai_move, forfeit, abandon, timeout, start,
+// auto_claim) are refused by DecodeCommand and by Do. Tests drive time with FakeClock
+// (Options.Clock).
 package room
