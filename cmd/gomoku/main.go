@@ -4,6 +4,7 @@
 //	gomoku puzzles  run the tactical puzzle suite
 //	gomoku bench    the classroom node-count table (minimax, alpha-beta, ordering, TT, engine)
 //	gomoku play     play against the AI in the terminal
+//	gomoku load     load-test a server on this machine (see package internal/load)
 //
 // Players are written level:NAME (beginner … master), baseline, mcts or
 // ext:/path/to/pbrain-x (any Gomocup brain).
@@ -19,6 +20,8 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+
+	"github.com/gomoku-arena/gomoku/cmd/gomoku/internal/load"
 )
 
 //go:embed testdata/openings.txt
@@ -38,6 +41,7 @@ var commands = map[string]command{
 	"puzzles": {"run the tactical puzzle suite", runPuzzles},
 	"bench":   {"node counts: minimax, alpha-beta, ordering, TT and the engine at equal depth", runBench},
 	"play":    {"play against the AI in the terminal", runPlay},
+	"load":    {"load-test a server on this machine (WebSocket games, spectators, churn, idle memory)", load.Main},
 }
 
 // errBelowThreshold makes the puzzles command exit with status 1.
