@@ -162,8 +162,8 @@ func Start(store Store, state State, log []Event, opts Options) *Room {
 		hints:   map[*search]request{},
 		started: now, noSubsAt: now,
 	}
-	if n := len(log); n > opts.MaxBacklog {
-		log = log[n-opts.MaxBacklog:]
+	if n := len(log); n > opts.MemoryLog {
+		log = log[n-opts.MemoryLog:]
 	}
 	r.log = append([]Event(nil), log...)
 	r.ctx, r.cancel = context.WithCancel(context.Background())
@@ -318,8 +318,8 @@ func (r *Room) setState(st State, events []Event) {
 	r.state = st
 	r.cur.Store(&st)
 	r.log = append(r.log, events...)
-	if n := len(r.log); n > 2*r.opts.MaxBacklog { // trim amortized: keep ≥ MaxBacklog
-		r.log = append([]Event(nil), r.log[n-r.opts.MaxBacklog:]...)
+	if n := len(r.log); n > 2*r.opts.MemoryLog { // trim amortized: keep ≥ MemoryLog
+		r.log = append([]Event(nil), r.log[n-r.opts.MemoryLog:]...)
 	}
 	for i := range events {
 		e := events[i].clone()

@@ -202,6 +202,31 @@ func TestActorSubscribeSnapshotAndResync(t *testing.T) {
 	assert.Equal(t, uint64(6), nextEvent(t, s).Seq)
 }
 
+func TestActorSubscribeCatchesUpFromStore(t *testing.T) {
+	e := newEnv(t, func(o *Options) { o.MemoryLog = 2 })
+	r := e.humans(nil)
+	for ply, p := range []string{"h8", "i9", "h9", "i10", "h10"} {
+		by := alice
+		if ply%2 == 1 {
+			by = bob
+		}
+		e.move(r, by, ply, p)
+	}
+	// Seqs 3..9 missed; memory holds only the last few: the rest comes from the store.
+	s := e.sub(r, carol, 2)
+	for seq := uint64(3); seq <= 9; seq++ {
+		assert.Equal(t, seq, nextEvent(t, s).Seq)
+	}
+	// Store down: the gap cannot be filled, a snapshot (resync) is sent instead.
+	e.store.Fail(errors.New("down"))
+	s = e.sub(r, carol, 2)
+	u := next(t, s)
+	require.NotNil(t, u.Snapshot)
+	assert.True(t, u.Resync)
+	assert.Equal(t, uint64(9), u.Snapshot.Seq)
+	e.store.Fail(nil)
+}
+
 func TestActorPresenceRejoinAndClaim(t *testing.T) {
 	e := newEnv(t, func(o *Options) { o.Grace = time.Minute; o.StartGrace = 10 * time.Second })
 	r := e.humans(nil)

@@ -31,6 +31,7 @@ type Options struct {
 	CommandQueue int           // bounded command channel (default 64)
 	SubQueue     int           // per-subscriber queue (default 256)
 	MaxBacklog   int           // most events replayed on Subscribe before a snapshot (default 512)
+	MemoryLog    int           // recent events kept in memory; older ones come from the store (default 128)
 	StoreTimeout time.Duration // per store call (default 3 s)
 	RetryDelay   time.Duration // retry of a failed timer-driven write (default 1 s)
 
@@ -81,6 +82,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxBacklog <= 0 {
 		o.MaxBacklog = 512
+	}
+	if o.MemoryLog <= 0 {
+		o.MemoryLog = 128
 	}
 	if o.StoreTimeout <= 0 {
 		o.StoreTimeout = 3 * time.Second

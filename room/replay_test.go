@@ -120,6 +120,9 @@ func TestReplayEqualsLive(t *testing.T) {
 				kindsSeen[d.Kind]++
 			}
 			s = ns
+			if accepted%4 != 0 {
+				continue // the full replay below runs on every 4th accepted command
+			}
 			replayed, err := Replay(log)
 			require.NoError(t, err, "seed %d", seed)
 			require.Equal(t, s, replayed, "seed %d after %s", seed, cmd.Kind)
