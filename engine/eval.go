@@ -36,13 +36,19 @@ var levelBonus = [numLevels]int32{
 	lvThreeThree: 60, lvFourThree: 120, lvFlex: 150, lvFive: 300,
 }
 
-// combine derives the level and value of a point for colour index ci from its four
-// direction patterns.
-func (p *position) combine(ci int, pats *[4]pattern) (level, int32) {
-	var v int32
+// numCombos is the number of direction-pattern combinations of a point.
+const numCombos = int(numPatterns) * int(numPatterns) * int(numPatterns) * int(numPatterns)
+
+// comboIndex packs four direction patterns into an index of patternTable.combo.
+func comboIndex(pats *[4]pattern) int {
+	return int(pats[0]) + int(numPatterns)*(int(pats[1])+int(numPatterns)*(int(pats[2])+int(numPatterns)*int(pats[3])))
+}
+
+// comboLevel derives the combined level of a point for colour index ci under rule r
+// from its four direction patterns (tabulated in patternTable.combo).
+func comboLevel(r Rule, ci int, pats *[4]pattern) level {
 	n5, flex, fours, threes, over := 0, 0, 0, 0, false
 	for _, q := range pats {
-		v += patternWeight[q]
 		switch q {
 		case pat5:
 			n5++
@@ -60,26 +66,34 @@ func (p *position) combine(ci int, pats *[4]pattern) (level, int32) {
 			over = true
 		}
 	}
-	var l level
 	switch {
 	case n5 > 0:
-		l = lvFive
-	case ci == 0 && p.rule == Renju && (over || fours >= 2):
-		return lvForbidden, 0
+		return lvFive
+	case ci == 0 && r == Renju && (over || fours >= 2):
+		return lvForbidden
 	case flex > 0 || fours >= 2:
-		l = lvFlex
+		return lvFlex
 	case fours == 1 && threes > 0:
-		l = lvFourThree
+		return lvFourThree
 	case fours == 1:
-		l = lvFour
+		return lvFour
 	case threes >= 2:
-		l = lvThreeThree
+		return lvThreeThree
 	case threes == 1:
-		l = lvThree
-	default:
-		l = lvNone
+		return lvThree
 	}
-	return l, v + levelBonus[l]
+	return lvNone
+}
+
+// combine returns the level and value of a point for colour index ci from its four
+// direction patterns.
+func (p *position) combine(ci int, pats *[4]pattern) (level, int32) {
+	l := p.tab.combo[ci][comboIndex(pats)]
+	if l == lvForbidden {
+		return l, 0
+	}
+	return l, patternWeight[pats[0]] + patternWeight[pats[1]] + patternWeight[pats[2]] +
+		patternWeight[pats[3]] + levelBonus[l]
 }
 
 // evaluate returns the static score of the position for the side to move.

@@ -75,8 +75,11 @@ func keySlot(k int) uint {
 }
 
 // patternTable maps a line key of each colour to the pattern of a black ([0]) or white
-// ([1]) stone.
-type patternTable [2][keySize]pattern
+// ([1]) stone, and four direction patterns to the combined level.
+type patternTable struct {
+	line  [2][keySize]pattern
+	combo [2][numCombos]level
+}
 
 var (
 	patternOnce   [3]sync.Once
@@ -93,9 +96,16 @@ func patternsFor(r Rule) *patternTable {
 func buildPatterns(r Rule) *patternTable {
 	t := new(patternTable)
 	for ci := 0; ci < 2; ci++ {
-		b := &builder{rule: r, color: Color(ci + 1), done: make([]bool, keySize), tab: &t[ci]}
+		b := &builder{rule: r, color: Color(ci + 1), done: make([]bool, keySize), tab: &t.line[ci]}
 		for k := uint32(0); k < keySize; k++ {
 			b.get(k)
+		}
+		for i := range t.combo[ci] {
+			var pats [4]pattern
+			for d, j := 0, i; d < 4; d, j = d+1, j/int(numPatterns) {
+				pats[d] = pattern(j % int(numPatterns))
+			}
+			t.combo[ci][i] = comboLevel(r, ci, &pats)
 		}
 	}
 	return t

@@ -78,7 +78,7 @@ func TestPatternClassification(t *testing.T) {
 			rule Rule
 			want pattern
 		}{{Freestyle, tc.want.free}, {Standard, tc.want.std}, {Renju, tc.want.renju}} {
-			got := patternsFor(r.rule)[tc.color-1][lineKey(t, tc.line, tc.color)]
+			got := patternsFor(r.rule).line[tc.color-1][lineKey(t, tc.line, tc.color)]
 			assert.Equal(t, r.want, got, "%s %s for %s", tc.line, r.rule, tc.color)
 		}
 	}
@@ -87,6 +87,7 @@ func TestPatternClassification(t *testing.T) {
 func TestCombinedLevels(t *testing.T) {
 	var p position
 	p.rule = Freestyle
+	p.tab = patternsFor(Freestyle)
 	for _, tc := range []struct {
 		pats [4]pattern
 		want level
@@ -105,6 +106,7 @@ func TestCombinedLevels(t *testing.T) {
 		assert.Equal(t, tc.want, got, "%v", tc.pats)
 	}
 	p.rule = Renju
+	p.tab = patternsFor(Renju)
 	for _, pats := range [][4]pattern{{patC4, patC4}, {patOver}, {pat44}, {patO4, patC4}} {
 		got, v := p.combine(0, &pats)
 		assert.Equal(t, lvForbidden, got, "%v", pats)

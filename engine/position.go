@@ -131,8 +131,8 @@ func (p *position) recompute() {
 			continue
 		}
 		for d := range dirOffset {
-			p.pat[i][0][d] = p.tab[0][p.key[i][d][0]]
-			p.pat[i][1][d] = p.tab[1][p.key[i][d][1]]
+			p.pat[i][0][d] = p.tab.line[0][p.key[i][d][0]]
+			p.pat[i][1][d] = p.tab.line[1][p.key[i][d][1]]
 		}
 		for ci := 0; ci < 2; ci++ {
 			p.lvl[i][ci], p.val[i][ci] = p.combine(ci, &p.pat[i][ci])
@@ -229,7 +229,7 @@ func (p *position) take(m int) {
 
 // update refreshes the patterns of the empty point n along direction d.
 func (p *position) update(n, d int) {
-	pb, pw := p.tab[0][p.key[n][d][0]], p.tab[1][p.key[n][d][1]]
+	pb, pw := p.tab.line[0][p.key[n][d][0]], p.tab.line[1][p.key[n][d][1]]
 	if pb != p.pat[n][0][d] {
 		p.pat[n][0][d] = pb
 		p.refresh(n, 0)
@@ -341,7 +341,7 @@ func (p *position) openThree(m, d int) bool {
 	key := p.key[m][d][0]
 	for k := -3; k <= 3; k++ {
 		q := m + k*dirOffset[d]
-		if k == 0 || p.cell[q] != 0 || p.tab[0][key+pow3[keySlot(k)]] != patO4 {
+		if k == 0 || p.cell[q] != 0 || p.tab.line[0][key+pow3[keySlot(k)]] != patO4 {
 			continue
 		}
 		p.put(m, Black)

@@ -123,8 +123,8 @@ func TestMakeUnmakeRestores(t *testing.T) {
 func TestPositionAgreesWithBoard(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	games := 40
-	if testing.Short() {
-		games = 10
+	if testing.Short() || raceEnabled {
+		games = 6
 	}
 	for _, rule := range []Rule{Freestyle, Standard, Renju} {
 		for g := 0; g < games; g++ {

@@ -1,0 +1,6 @@
+//go:build race
+
+package engine
+
+// raceEnabled reports whether the race detector is on (tests scale down).
+const raceEnabled = true
