@@ -23,6 +23,7 @@ type Room struct {
 
 	cmdC   chan request
 	subC   chan subRequest
+	ctrlC  chan func()
 	unsubC chan *Subscription
 	aiC    chan aiMsg
 	stopC  chan struct{}
@@ -45,6 +46,7 @@ type Room struct {
 	players   [2]engine.Player // by seat of game 1
 	retryAt   time.Time        // retry of a failed timer-driven write
 	unsure    bool             // a write failed: reload before the next one
+	passive   bool             // no clocks, abandonment timers or AI searches here
 	pendingAI *aiMsg           // AI move whose write failed, retried at retryAt
 	lastAI    *AIProgress
 	wg        sync.WaitGroup // search goroutines
@@ -151,6 +153,8 @@ func Start(store Store, state State, log []Event, opts Options) *Room {
 		id: state.ID(), opts: opts, store: store,
 		cmdC:    make(chan request, opts.CommandQueue),
 		subC:    make(chan subRequest, 16),
+		ctrlC:   make(chan func(), 4),
+		passive: opts.Passive,
 		unsubC:  make(chan *Subscription, 16),
 		aiC:     make(chan aiMsg, 16),
 		stopC:   make(chan struct{}),
@@ -234,6 +238,8 @@ func (r *Room) loop() {
 			req.reply <- response{rep, err}
 		case sr := <-r.subC:
 			r.subscribe(sr)
+		case f := <-r.ctrlC:
+			f()
 		case s := <-r.unsubC:
 			r.drop(s, ErrUnsubscribed)
 		case m := <-r.aiC:
@@ -267,7 +273,7 @@ func (r *Room) handle(req request) (Reply, error) {
 // exec applies cmd (after flagging an expired clock), persists, then publishes.
 func (r *Room) exec(cmd Command) (Reply, error) {
 	now := r.opts.Clock.Now()
-	if cmd.Kind != CmdTimeout && r.state.Expired(now) {
+	if !r.passive && cmd.Kind != CmdTimeout && r.state.Expired(now) {
 		if _, err := r.commit(Command{Kind: CmdTimeout}, now); err != nil {
 			return Reply{}, err
 		}
@@ -379,10 +385,12 @@ func (r *Room) nextWake() time.Time {
 			t = x
 		}
 	}
-	earliest(r.state.Deadline())
-	earliest(r.retryAt)
-	for _, c := range []engine.Color{engine.Black, engine.White} {
-		earliest(r.graceEnd(c))
+	if !r.passive {
+		earliest(r.state.Deadline())
+		earliest(r.retryAt)
+		for _, c := range []engine.Color{engine.Black, engine.White} {
+			earliest(r.graceEnd(c))
+		}
 	}
 	if len(r.subs) == 0 && !r.aiVsAIPlaying() {
 		earliest(r.noSubsAt.Add(r.opts.IdleTimeout))
@@ -400,6 +408,10 @@ func (r *Room) aiVsAIPlaying() bool {
 
 func (r *Room) onTimer() {
 	now := r.opts.Clock.Now()
+	if r.passive {
+		r.idleCheck(now)
+		return
+	}
 	if !r.retryAt.IsZero() && !now.Before(r.retryAt) {
 		r.retryAt = time.Time{}
 		r.retryAI()
@@ -427,9 +439,63 @@ func (r *Room) onTimer() {
 		}
 	}
 	r.publishPresence(true) // a countdown may have ended: the opponent may claim
+	r.idleCheck(now)
+}
+
+func (r *Room) idleCheck(now time.Time) {
 	if len(r.subs) == 0 && !r.aiVsAIPlaying() && !now.Before(r.noSubsAt.Add(r.opts.IdleTimeout)) {
 		r.stop.Do(func() { close(r.stopC) })
 	}
+}
+
+// control runs f on the actor and waits for it.
+func (r *Room) control(ctx context.Context, f func()) error {
+	done := make(chan struct{})
+	select {
+	case r.ctrlC <- func() { f(); close(done) }:
+	case <-r.done:
+		return ErrRoomClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case <-done:
+		return nil
+	case <-r.done:
+		return ErrRoomClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Sync catches up with events that another node appended to the store (for example on a
+// pub/sub notification) and publishes them to this room's subscribers. It returns the
+// room's seq afterwards.
+func (r *Room) Sync(ctx context.Context) (uint64, error) {
+	var seq uint64
+	ok := true
+	err := r.control(ctx, func() {
+		ok = r.reload()
+		seq = r.state.Seq()
+	})
+	if err == nil && !ok {
+		err = ErrUnavailable
+	}
+	return seq, err
+}
+
+// SetPassive switches the room between active (it runs the clock flag, abandonment
+// timers and AI searches: the node holding the room's lease) and passive (it only
+// applies its clients' commands and catches up with Sync). Options.Passive sets the
+// initial mode.
+func (r *Room) SetPassive(ctx context.Context, passive bool) error {
+	return r.control(ctx, func() {
+		if r.passive == passive {
+			return
+		}
+		r.passive = passive
+		r.afterChange() // start or cancel the AI search; timers follow in the loop
+	})
 }
 
 // shutdown cancels searches, waits for them, ends subscriptions and pending hints.

@@ -49,6 +49,9 @@ func (r *Room) syncAI() {
 		}
 	}
 	c := r.state.MachineToMove()
+	if r.passive {
+		c = engine.Empty // the active node searches
+	}
 	if r.search != nil && (c == engine.Empty || r.search.key != key) {
 		r.search.cancel()
 		r.search, r.lastAI = nil, nil

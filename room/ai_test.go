@@ -299,3 +299,18 @@ func TestAIQueuedStatusAndBusyRefusal(t *testing.T) {
 	ev := waitEvent(t, s, EvMove)
 	assert.Equal(t, "white", ev.Color)
 }
+
+func TestPassiveRoomRunsNoSearchUntilActive(t *testing.T) {
+	stub := &stubPlayer{name: "stub"}
+	e := newEnv(t, func(o *Options) { o.Players = stubPlayers(stub); o.Passive = true })
+	r, s := e.vsAI(nil)
+	e.move(r, alice, 0, "a1")
+	time.Sleep(50 * time.Millisecond)
+	assert.Equal(t, int32(0), stub.started.Load(), "a passive room does not search")
+	require.NoError(t, r.SetPassive(e.ctx, false))
+	ev := waitEvent(t, s, EvMove)
+	for ev.Color != "white" {
+		ev = waitEvent(t, s, EvMove)
+	}
+	assert.Equal(t, int32(1), stub.started.Load())
+}

@@ -41,6 +41,10 @@ type Options struct {
 	HintLevel string        // level used for hints (default "beginner"… whatever Players accepts)
 	HintTime  time.Duration // hint search time (default 1 s)
 
+	// Passive starts rooms passive: no clock flag, abandonment timers or AI searches
+	// (another node holds the room's lease); see Room.SetPassive and Room.Sync.
+	Passive bool
+
 	Logger *slog.Logger
 	// OnStop is called (from the room's goroutine, last) when a room stops.
 	OnStop func(r *Room)

@@ -225,3 +225,56 @@ func TestRoomOnRedisRandomGames(t *testing.T) {
 		t.Logf("seed %d: %d events, game %d", seed, len(evs), rebuilt.Game())
 	}
 }
+
+// TestTwoNodesActiveAndPassive: the player's connection is on a passive node (B); the
+// room's clocks and AI seat run on the active node (A); each catches up with Sync, as
+// it would on a pub/sub notification.
+func TestTwoNodesActiveAndPassive(t *testing.T) {
+	f := newFixture(t)
+	mA, _ := f.node(t)
+	mB, _ := f.node(t)
+	set := room.DefaultSettings()
+	set.White = room.SeatSpec{Kind: room.AI, Level: "beginner"}
+	set.Time = room.TimeControl{BaseMS: 60_000}
+	rA, err := mA.Create(f.ctx, room.CreateRequest{Settings: set, Creator: &alice, Color: "black"})
+	require.NoError(t, err)
+	rB, err := mB.Get(f.ctx, rA.ID())
+	require.NoError(t, err)
+	require.NoError(t, rB.SetPassive(f.ctx, true))
+	sub, err := rB.Subscribe(f.ctx, room.SubscribeOptions{Viewer: alice, FromSeq: rB.State().Seq()})
+	require.NoError(t, err)
+	defer sub.Close()
+
+	move(t, rB, alice, 0, "h8") // stored through B
+	seq, err := rA.Sync(f.ctx)  // A hears of it: its AI answers
+	require.NoError(t, err)
+	assert.Equal(t, uint64(4), seq, "created, seated, started, move")
+	deadline := time.Now().Add(10 * time.Second)
+	for rA.State().Ply() < 2 {
+		require.True(t, time.Now().Before(deadline), "the AI on A did not answer")
+		time.Sleep(5 * time.Millisecond)
+	}
+	_, err = rB.Sync(f.ctx) // B hears of the AI move and shows it to Alice
+	require.NoError(t, err)
+	for {
+		u := <-sub.C
+		if u.Event != nil && u.Event.Kind == room.EvMove && u.Event.Color == "white" {
+			break
+		}
+	}
+	assert.Equal(t, rA.State(), rB.State())
+
+	// Only the active node flags: B stays quiet past the deadline, A ends the game.
+	f.clock.Advance(2 * time.Minute)
+	deadline = time.Now().Add(5 * time.Second)
+	for rA.State().Phase() != room.PhaseOver {
+		require.True(t, time.Now().Before(deadline), "A did not flag")
+		time.Sleep(5 * time.Millisecond)
+	}
+	assert.Equal(t, room.PhasePlaying, rB.State().Phase())
+	_, err = rB.Sync(f.ctx)
+	require.NoError(t, err)
+	res, reason, _ := rB.State().Result()
+	assert.Equal(t, "white", res)
+	assert.Equal(t, "timeout", reason)
+}
