@@ -7,6 +7,7 @@ import (
 	"time"
 
 	cd "github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/require"
 )
 
@@ -140,4 +141,74 @@ func TestPhoneLayout(t *testing.T) {
 	p.WaitMoves(2)
 	p.Open("/")
 	require.LessOrEqual(t, Eval[int](p, `document.documentElement.scrollWidth - document.documentElement.clientWidth`), 0, "lobby fits too")
+}
+
+func TestReconnectResumesAndResendsPendingMove(t *testing.T) {
+	e := Setup(t)
+	alice, bob, _ := humanGame(t, e, "")
+	playAlternately(t, alice, bob, 0, "h8", "h9")
+	// Record the "Reconnecting…" banner even if it shows only briefly.
+	Eval[cd.Void](alice, `(() => { window.__sawBanner = false; new MutationObserver(() => {
+		const b = document.getElementById('conn-banner'); if (!b.hidden && b.textContent.includes('Reconnecting')) window.__sawBanner = true;
+	}).observe(document.getElementById('conn-banner'), {attributes: true, childList: true, characterData: true, subtree: true}); })()`)
+	Eval[cd.Void](alice, `__gomoku.drop()`)
+	alice.Play("i9") // sent while offline: shown pending, resent after the reconnect
+	require.Equal(t, 1, Eval[int](alice, `document.querySelectorAll('svg.board .pending').length`), "the move is shown as pending")
+	alice.Wait("reconnected", `__gomoku.conn === 'open' && window.__sawBanner`, 15*time.Second)
+	alice.WaitMoves(3)
+	bob.WaitMoves(3)
+	require.Equal(t, "i9", bob.Moves()[2])
+	alice.Wait("pending cleared", `document.querySelectorAll('svg.board .pending').length === 0`, 5*time.Second)
+	// A move made while alice is away reaches her through last_seq.
+	Eval[cd.Void](alice, `__gomoku.drop()`)
+	bob.Play("g7")
+	bob.WaitMoves(4)
+	alice.WaitMoves(4)
+	require.Equal(t, []string{"h8", "h9", "i9", "g7"}, alice.Moves())
+	require.True(t, Eval[bool](alice, `document.getElementById('conn-banner').hidden`))
+}
+
+func TestChatDrawOfferAndKeyboardPlay(t *testing.T) {
+	e := Setup(t)
+	alice, bob, _ := humanGame(t, e, "")
+	// keyboard: focus the board, the cursor starts at the centre (h8), Enter plays
+	Eval[cd.Void](alice, `document.querySelector('svg.board').focus()`)
+	alice.Do("keys", cd.KeyEvent("\r"))
+	alice.WaitMoves(1)
+	require.Equal(t, "h8", alice.Moves()[0])
+	Eval[cd.Void](bob, `document.querySelector('svg.board').focus()`)
+	bob.Do("keys", cd.KeyEvent(kb.ArrowUp), cd.KeyEvent(kb.ArrowRight), cd.KeyEvent("\r"))
+	bob.WaitMoves(2)
+	require.Equal(t, "i9", bob.Moves()[1])
+	// chat
+	alice.Click("#tab-chat")
+	alice.Do("type", cd.SendKeys(cd.CSS("#chat-input"), "你好 gg\r"))
+	bob.Click("#tab-chat")
+	bob.Wait("chat", `document.querySelector('#chat-log') && document.querySelector('#chat-log').textContent.includes('你好 gg')`, 10*time.Second)
+	// draw offer, declined then accepted
+	alice.Click("#btn-draw")
+	bob.Wait("draw offer", `document.querySelector('#offer-draw') !== null`, 10*time.Second)
+	bob.Click(`#offer-draw [data-answer="decline"]`)
+	alice.Wait("declined", `__gomoku.game.offers.draw === null`, 10*time.Second)
+	alice.Click("#btn-draw")
+	bob.Wait("draw offer again", `document.querySelector('#offer-draw') !== null`, 10*time.Second)
+	bob.Click(`#offer-draw [data-answer="accept"]`)
+	alice.Wait("draw", `__gomoku.game.phase === 'finished'`, 10*time.Second)
+	require.Contains(t, alice.StatusText(), "Draw")
+	require.Contains(t, bob.StatusText(), "by agreement")
+}
+
+func TestAbandonmentCountdownAndClaim(t *testing.T) {
+	e := Setup(t)
+	alice, bob, _ := humanGame(t, e, "")
+	playAlternately(t, alice, bob, 0, "h8", "h9")
+	bob.Close()
+	alice.Wait("opponent offline", `document.querySelector('[data-color="white"] .conn-dot.off') !== null`, 10*time.Second)
+	// The countdown or the claim button shows; the server may also end the game by itself.
+	alice.Wait("claimable", `__gomoku.game.phase === 'finished' || (document.querySelector('#claim-btn') && !document.querySelector('#claim-btn').disabled)`, 20*time.Second)
+	if Eval[bool](alice, `__gomoku.game.phase !== 'finished'`) {
+		alice.Click("#claim-btn")
+	}
+	alice.Wait("won", `__gomoku.game.phase === 'finished'`, 10*time.Second)
+	require.Contains(t, alice.StatusText(), "You win")
 }

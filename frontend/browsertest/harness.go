@@ -181,10 +181,15 @@ func (p *Page) timeout(d time.Duration) context.Context {
 	return ctx
 }
 
-// Do runs actions with a 20 s limit.
+// TimeScale stretches every wait of the browser tests: CI runs them with the race
+// detector next to other packages' tests on 2 cores. A wait ends as soon as its condition
+// holds, so a large scale costs time only when a test fails.
+var TimeScale = 3 * time.Duration(1)
+
+// Do runs actions with a 20 s (scaled) limit.
 func (p *Page) Do(what string, actions ...cd.Action[cd.Void]) {
 	p.t.Helper()
-	if err := cd.Do(p.timeout(20*time.Second), actions...); err != nil {
+	if err := cd.Do(p.timeout(20*time.Second*TimeScale), actions...); err != nil {
 		p.t.Fatalf("%s: %s: %v", p.name, what, err)
 	}
 }
@@ -198,7 +203,7 @@ func (p *Page) Open(path string) {
 // Eval evaluates a JavaScript expression and returns its JSON-decoded value.
 func Eval[T any](p *Page, expr string) T {
 	p.t.Helper()
-	v, err := cd.Run(p.timeout(10*time.Second), cd.Evaluate[T](expr))
+	v, err := cd.Run(p.timeout(10*time.Second*TimeScale), cd.Evaluate[T](expr))
 	if err != nil {
 		p.t.Fatalf("%s: eval %q: %v", p.name, expr, err)
 	}
@@ -208,17 +213,21 @@ func Eval[T any](p *Page, expr string) T {
 // Wait polls a JavaScript predicate until it is truthy (limit d).
 func (p *Page) Wait(what, predicate string, d time.Duration) {
 	p.t.Helper()
-	_, err := cd.Run(p.timeout(d+2*time.Second), cd.Poll[cd.Void](predicate, cd.WithPollingTimeout(d), cd.WithPollingInterval(100*time.Millisecond)))
+	d *= TimeScale
+	_, err := cd.Run(p.timeout(d+2*time.Second), cd.Poll[cd.Void](predicate, cd.WithPollingTimeout(d), cd.WithPollingInterval(50*time.Millisecond)))
 	if err != nil {
 		state := Eval[string](p, `JSON.stringify(window.__gomoku ? {role: __gomoku.role, conn: __gomoku.conn, phase: __gomoku.game.phase, moves: __gomoku.game.moves.map(m => m.point), status: (document.querySelector('#status')||{}).textContent} : {path: location.pathname, main: document.querySelector('#main').innerText.slice(0, 300)})`)
 		p.t.Fatalf("%s: waiting for %s (%s): %v\nstate: %s", p.name, what, predicate, err, state)
 	}
 }
 
-// Click clicks the element matching a CSS selector.
+// Click clicks the element matching a CSS selector once it exists and is enabled. The
+// click is dispatched from the page (the game page re-renders its panels on every server
+// message, so a node found by the driver can be replaced before a mouse click lands).
 func (p *Page) Click(sel string) {
 	p.t.Helper()
-	p.Do("click "+sel, cd.WaitVisible(cd.CSS(sel)), cd.Click(cd.CSS(sel), cd.NodeVisible))
+	p.Wait("click "+sel, fmt.Sprintf(`(() => { const el = document.querySelector(%q);
+		if (!el || el.disabled || el.offsetParent === null) return false; el.click(); return true; })()`, sel), 10*time.Second)
 }
 
 // Moves returns the moves the page shows.

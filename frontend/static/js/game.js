@@ -513,8 +513,10 @@ export function renderGame(main, roomId, ctx) {
   window.addEventListener('online', onOnline);
   render();
 
-  // test hook for browser tests (read-only view of the state)
-  window.__gomoku = { get game() { return g; }, get role() { return role; }, get conn() { return conn; }, get aiMessages() { return aiCount; }, seatName };
+  // Hook for the browser tests: a read-only view of the state, and drop() to cut the socket.
+  window.__gomoku = { get game() { return g; }, get role() { return role; }, get conn() { return conn; }, get aiMessages() { return aiCount; }, seatName,
+    /** drop closes the socket as a network failure would (browser tests of reconnection). */
+    drop() { if (client.ws) client.ws.close(); } };
 
   return () => {
     clearInterval(ticker);
