@@ -117,8 +117,8 @@ func (p *Player) Play(ctx context.Context, b *engine.Board, limits engine.Limits
 	n := 0
 	lastReport := start
 	for iters == 0 || n < iters {
-		if n&63 == 0 && n > 0 {
-			if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
+		if n > 0 {
+			if (n&15 == 0 && ctx.Err() != nil) || (!deadline.IsZero() && time.Now().After(deadline)) {
 				break
 			}
 			if progress != nil && time.Since(lastReport) > 100*time.Millisecond {

@@ -33,14 +33,16 @@ type generator struct {
 }
 
 func genPuzzles(f *os.File) error {
-	g := &generator{r: rand.New(rand.NewPCG(2026, 11)), s: puzzle.NewSolver(), seen: map[uint64]bool{},
+	s := puzzle.NewSolver()
+	s.Limit = 20000
+	g := &generator{r: rand.New(rand.NewPCG(2026, 11)), s: s, seen: map[uint64]bool{},
 		counts: map[string]int{}, vcfN: map[int]int{}}
 	g.constructed()
 	rules := []engine.Rule{engine.Freestyle, engine.Standard, engine.Renju}
 	start := time.Now()
 	for game := 0; game < 20000 && !g.full() && time.Since(start) < *genBudget; game++ {
 		g.randomGame(rules[game%3])
-		if game%20 == 0 {
+		if game%5 == 0 {
 			fmt.Fprintf(os.Stderr, "%v game %d: %v vcf %v\n", time.Since(start).Round(time.Second), game, g.counts, g.vcfN)
 		}
 	}
@@ -78,8 +80,9 @@ func (g *generator) add(b *engine.Board, cat, note string) bool {
 		return false
 	}
 	p := puzzle.Puzzle{Category: cat, Rule: b.Rule(), Size: b.Size(), ToMove: b.ToMove(), Moves: b.Moves(), Note: note}
+	g.s.Reset()
 	ans, err := puzzle.Expected(p, g.s)
-	if err != nil || len(ans) > 6 {
+	if err != nil || len(ans) > 6 || g.s.Exceeded {
 		return false
 	}
 	p.Answers = ans
@@ -122,7 +125,11 @@ func (g *generator) classify(b *engine.Board) {
 	case len(theirs) > 1:
 		return
 	}
-	l := g.s.VCFLength(b, 9)
+	g.s.Reset()
+	l := g.s.VCFLength(b, 6)
+	if g.s.Exceeded {
+		return
+	}
 	if l >= 2 {
 		k := min(l, 7)
 		if g.vcfN[k] < vcfQuota[k] && g.add(b, puzzle.VCF, fmt.Sprintf("VCF in %d moves", l)) {

@@ -65,12 +65,22 @@ func WinningPoints(b *engine.Board, c engine.Color) []engine.Point {
 	for y := 0; y < n; y++ {
 		for x := 0; x < n; x++ {
 			p := engine.Point{X: x, Y: y}
-			if b.At(p) == engine.Empty && makesFive(b, p, c) {
+			if b.At(p) == engine.Empty && maybeFive(b, p, c) && makesFive(b, p, c) {
 				out = append(out, p)
 			}
 		}
 	}
 	return out
+}
+
+// maybeFive is a cheap filter: a five through p needs four c stones near it on a line.
+func maybeFive(b *engine.Board, p engine.Point, c engine.Color) bool {
+	for _, d := range dirs {
+		if lineCount(b, p, d, c) >= 4 {
+			return true
+		}
+	}
+	return false
 }
 
 // fourMoves returns the legal moves of the side to move that make at least one
@@ -91,9 +101,23 @@ func fourMoves(b *engine.Board) []engine.Point {
 	return out
 }
 
+// lineCount counts c's stones within four points of p along d.
+func lineCount(b *engine.Board, p, d engine.Point, c engine.Color) int {
+	n := 0
+	for k := -4; k <= 4; k++ {
+		if k != 0 && b.At(engine.Point{X: p.X + k*d.X, Y: p.Y + k*d.Y}) == c {
+			n++
+		}
+	}
+	return n
+}
+
 // makesFour reports whether c at p creates a winning point on a line through p.
 func makesFour(b *engine.Board, p engine.Point, c engine.Color) bool {
 	for _, d := range dirs {
+		if lineCount(b, p, d, c) < 3 {
+			continue // a four needs three more stones on the line
+		}
 		for k := -4; k <= 4; k++ {
 			if k == 0 {
 				continue
@@ -114,6 +138,18 @@ func makesFour(b *engine.Board, p engine.Point, c engine.Color) bool {
 type Solver struct {
 	fail  map[uint64]int
 	Nodes int
+	// Limit, when positive, caps Nodes; past it searches answer false and Exceeded is
+	// set (the generator skips such positions; verification runs unlimited).
+	Limit    int
+	Exceeded bool
+}
+
+// Reset clears the node count and the Exceeded flag (and the cache if it was exceeded).
+func (s *Solver) Reset() {
+	if s.Exceeded {
+		s.fail = map[uint64]int{}
+	}
+	s.Nodes, s.Exceeded = 0, false
 }
 
 // NewSolver returns a solver with an empty cache.
@@ -129,6 +165,10 @@ func (s *Solver) VCF(b *engine.Board, depth int) bool {
 	if depth == 0 {
 		return false
 	}
+	if s.Limit > 0 && s.Nodes > s.Limit {
+		s.Exceeded = true
+		return false
+	}
 	h := b.Hash()
 	if d, ok := s.fail[h]; ok && d >= depth {
 		return false
@@ -138,7 +178,9 @@ func (s *Solver) VCF(b *engine.Board, depth int) bool {
 			return true
 		}
 	}
-	s.fail[h] = depth
+	if !s.Exceeded {
+		s.fail[h] = depth
+	}
 	return false
 }
 
