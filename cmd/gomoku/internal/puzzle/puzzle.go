@@ -32,7 +32,7 @@ var Categories = []string{WinInOne, MustBlock, OpenThree, VCF, VCT, RenjuTrap, O
 // Solver depths used by Expected (fours before the five).
 const (
 	MaxVCF       = 8 // VCF puzzles and the opponent's VCF in open-three puzzles
-	VCTFollowVCF = 6  // the VCF that must follow the VCT's first move
+	VCTFollowVCF = 6 // the VCF that must follow the VCT's first move
 )
 
 // Errors of the file format and of verification.
