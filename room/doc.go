@@ -49,6 +49,15 @@
 // acknowledged as a duplicate, never applied twice. Restore (or Manager.Get) rebuilds a
 // room from its events and resumes its clocks without charging the downtime.
 //
+// # Several nodes
+//
+// Any node may apply its clients' commands to a room: the seq-checked append lets exactly
+// one writer win each seq, the loser reloads and answers conflict. Room.Sync catches up
+// with events other nodes stored (call it on a pub/sub notification) and publishes them
+// to local subscribers. Only the node holding the room's lease should run its clocks,
+// abandonment timers and AI seats: other nodes keep the room passive (Options.Passive,
+// Room.SetPassive).
+//
 // # Manager (what the server uses)
 //
 //	m := room.NewManager(store, room.Options{})        // store: room.NewMemStore() or roomredis.New(rs)
