@@ -34,24 +34,25 @@ type Room struct {
 	reason atomic.Value // error: why the room stopped
 
 	// Owned by the actor goroutine.
-	state     State
-	log       []Event // recent events (tail of the log)
-	subs      map[*Subscription]struct{}
-	conns     map[string]int       // open subscriptions per player id
-	since     map[string]time.Time // last presence change per player id
-	started   time.Time
-	noSubsAt  time.Time // when the last subscriber left (zero while someone is connected)
-	search    *search
-	hints     map[*search]request
-	players   [2]engine.Player // by seat of game 1
-	retryAt   time.Time        // retry of a failed timer-driven write
-	unsure    bool             // a write failed: reload before the next one
-	passive   bool             // no clocks, abandonment timers or AI searches here
-	pendingAI *aiMsg           // AI move whose write failed, retried at retryAt
-	lastAI    *AIProgress
-	wg        sync.WaitGroup // search goroutines
-	ctx       context.Context
-	cancel    context.CancelFunc
+	state      State
+	log        []Event // recent events (tail of the log)
+	subs       map[*Subscription]struct{}
+	conns      map[string]int       // open subscriptions per player id
+	since      map[string]time.Time // last presence change per player id
+	started    time.Time
+	noSubsAt   time.Time // when the last subscriber left (zero while someone is connected)
+	search     *search
+	hints      map[*search]request
+	players    [2]engine.Player // by seat of game 1
+	hintPlayer engine.Player
+	retryAt    time.Time // retry of a failed timer-driven write
+	unsure     bool      // a write failed: reload before the next one
+	passive    bool      // no clocks, abandonment timers or AI searches here
+	pendingAI  *aiMsg    // AI move whose write failed, retried at retryAt
+	lastAI     *AIProgress
+	wg         sync.WaitGroup // search goroutines
+	ctx        context.Context
+	cancel     context.CancelFunc
 }
 
 // Reply acknowledges a command: Seq is the seq of its last stored event (the current
@@ -510,12 +511,12 @@ func (r *Room) shutdown() {
 		req.reply <- response{err: ErrRoomClosed}
 	}
 	r.hints = nil
-	for i, p := range r.players {
+	for _, p := range []engine.Player{r.players[0], r.players[1], r.hintPlayer} {
 		if c, ok := p.(io.Closer); ok {
 			_ = c.Close()
 		}
-		r.players[i] = nil
 	}
+	r.players, r.hintPlayer = [2]engine.Player{}, nil
 	// Drain requests that raced with the stop.
 	for {
 		select {

@@ -261,10 +261,14 @@ func (r *Room) startHint(req request) (Reply, error) {
 	if len(r.hints) >= 2 {
 		return Reply{}, ErrRateLimited
 	}
-	p, err := r.opts.Players(SeatSpec{Kind: AI, Level: r.opts.HintLevel})
-	if err != nil {
-		return Reply{}, ErrHintsOff
+	if r.hintPlayer == nil {
+		p, err := r.opts.Players(SeatSpec{Kind: AI, Level: r.opts.HintLevel})
+		if err != nil {
+			return Reply{}, ErrHintsOff
+		}
+		r.hintPlayer = p
 	}
+	p := r.hintPlayer
 	ctx, cancel := context.WithCancel(r.ctx)
 	s := &search{key: r.currentKey(), cancel: cancel, hint: true}
 	r.hints[s] = req

@@ -123,11 +123,23 @@ func DefaultPlayers(spec SeatSpec) (engine.Player, error) {
 		if err != nil {
 			return nil, ErrUnknownPlayer
 		}
-		return engine.NewPlayer(l, engine.Options{}), nil
+		return engine.NewPlayer(l, engine.Options{HashMiB: hashFor(l)}), nil
 	case Engine:
 		return nil, ErrNoEngines
 	}
 	return nil, ErrBadRequest
+}
+
+// hashFor sizes a level's transposition table: short budgets cannot fill a big one,
+// and every live AI seat keeps its table.
+func hashFor(l engine.Level) int {
+	switch {
+	case l.Budget <= 200*time.Millisecond:
+		return 2
+	case l.Budget <= time.Second:
+		return 8
+	}
+	return 16
 }
 
 // DefaultValidateSeat accepts human seats, AI seats with a known level and no engine seats.
