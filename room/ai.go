@@ -3,6 +3,7 @@ package room
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -134,7 +135,7 @@ func (r *Room) runSearch(ctx context.Context, s *search, p engine.Player, b *eng
 	r.sendProgress(s, t)
 	var mu sync.Mutex
 	var last time.Time
-	res, err := p.Play(ctx, b, l, func(info engine.Info) {
+	res, err := safePlay(ctx, p, b, l, func(info engine.Info) {
 		now := r.opts.Clock.Now()
 		mu.Lock()
 		if !last.IsZero() && now.Sub(last) < r.opts.AIProgressInterval {
@@ -153,6 +154,17 @@ func (r *Room) runSearch(ctx context.Context, s *search, p engine.Player, b *eng
 	case r.aiC <- aiMsg{s: s, res: res, err: err}:
 	case <-ctx.Done():
 	}
+}
+
+// safePlay runs p.Play, turning a panic of the player into an error (the seat forfeits)
+// instead of a crash of the server.
+func safePlay(ctx context.Context, p engine.Player, b *engine.Board, l engine.Limits, progress func(engine.Info)) (res engine.Result, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("room: player %s panicked: %v", p.Name(), v)
+		}
+	}()
+	return p.Play(ctx, b, l, progress)
 }
 
 func (r *Room) sendProgress(s *search, p AIProgress) {

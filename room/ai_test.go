@@ -158,14 +158,16 @@ func TestAIWinsWhenHumanAbandons(t *testing.T) {
 }
 
 func TestAIForfeitsWhenPlayerFails(t *testing.T) {
-	stub := &stubPlayer{name: "stub", fail: true}
-	e := newEnv(t, func(o *Options) { o.Players = stubPlayers(stub) })
-	r, s := e.vsAI(nil)
-	e.move(r, alice, 0, "a1")
-	ev := waitEvent(t, s, EvGameOver)
-	assert.Equal(t, ResultBlack, ev.Result)
-	assert.Equal(t, ReasonForfeit, ev.Reason)
-	_ = r
+	for _, stub := range []*stubPlayer{{name: "fails", fail: true}, {name: "panics", panics: true}} {
+		t.Run(stub.name, func(t *testing.T) {
+			e := newEnv(t, func(o *Options) { o.Players = stubPlayers(stub) })
+			r, s := e.vsAI(nil)
+			e.move(r, alice, 0, "a1")
+			ev := waitEvent(t, s, EvGameOver)
+			assert.Equal(t, ResultBlack, ev.Result)
+			assert.Equal(t, ReasonForfeit, ev.Reason)
+		})
+	}
 }
 
 func TestAIVsAIStub(t *testing.T) {

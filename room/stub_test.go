@@ -18,6 +18,7 @@ type stubPlayer struct {
 	ignoreCtx bool
 	infos     int // progress reports per search
 	fail      bool
+	panics    bool
 	started   atomic.Int32
 	cancelled atomic.Int32
 	mu        sync.Mutex
@@ -46,6 +47,9 @@ func (p *stubPlayer) Play(ctx context.Context, b *engine.Board, l engine.Limits,
 				return engine.Result{Move: engine.NoPoint}, ctx.Err()
 			}
 		}
+	}
+	if p.panics {
+		panic("stub: boom")
 	}
 	if p.fail {
 		return engine.Result{}, errors.New("stub: crashed")
