@@ -107,15 +107,14 @@ func (c *client) run(ctx context.Context) {
 		if !first {
 			c.r.stats.Reconnects.Add(1)
 		}
-		err := c.session(ctx, first)
+		welcomed, err := c.session(ctx, first)
 		if ctx.Err() != nil {
 			return
 		}
 		c.mu.Lock()
-		churned := c.churned
 		c.churned = false
 		c.mu.Unlock()
-		if err != nil && !churned {
+		if err != nil && !welcomed {
 			if first {
 				c.r.stats.Error("dial")
 			} else {
@@ -131,12 +130,15 @@ func (c *client) run(ctx context.Context) {
 	}
 }
 
-// session is one connection's life.
-func (c *client) session(ctx context.Context, first bool) error {
+// session is one connection's life; welcomed reports whether the server accepted the hello.
+func (c *client) session(ctx context.Context, first bool) (welcomed bool, err error) {
 	start := time.Now()
 	d := websocket.Dialer{NetDialContext: c.r.ips.dialer(c.slot), HandshakeTimeout: 15 * time.Second,
 		ReadBufferSize: 1024, WriteBufferSize: 512}
 	conn, resp, err := d.DialContext(ctx, wsURL(c.r.base, c.roomID()), nil)
+	if conn == nil && err == nil {
+		err = errors.New("load: dial: no connection")
+	}
 	if resp != nil && resp.Body != nil {
 		resp.Body.Close()
 	}
@@ -144,7 +146,7 @@ func (c *client) session(ctx context.Context, first bool) error {
 		if resp != nil {
 			c.r.stats.Error(fmt.Sprintf("http_%d", resp.StatusCode))
 		}
-		return err
+		return false, err
 	}
 	c.mu.Lock()
 	last := c.lastSeq
@@ -163,11 +165,10 @@ func (c *client) session(ctx context.Context, first bool) error {
 	c.wmu.Unlock()
 	if err != nil {
 		conn.Close()
-		return err
+		return false, err
 	}
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
-	welcomed := false
 	defer func() {
 		c.wmu.Lock()
 		c.conn = nil
@@ -181,7 +182,7 @@ func (c *client) session(ctx context.Context, first bool) error {
 		_, data, err := conn.ReadMessage()
 		if err != nil {
 			if ctx.Err() != nil {
-				return errStopped
+				return welcomed, errStopped
 			}
 			c.mu.Lock()
 			churned := c.churned
@@ -194,7 +195,7 @@ func (c *client) session(ctx context.Context, first bool) error {
 				}
 				c.r.stats.Closed(reason)
 			}
-			return err
+			return welcomed, err
 		}
 		var m inMsg
 		if err := json.Unmarshal(data, &m); err != nil {

@@ -155,6 +155,7 @@ func (r Report) WriteTable(w io.Writer) error {
 	} else if r.Mode == "idle" {
 		row := r.Connect
 		p("connect (ms)\tp50 %.2f\tp99 %.2f max %.2f", row.P50, row.P99, row.Max)
+		p("reconnects\t%d\tfailed %d", r.Reconnects, r.ReconnFail)
 	}
 	if len(r.Errors) > 0 || len(r.Closes) > 0 {
 		p("")
