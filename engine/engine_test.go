@@ -59,7 +59,7 @@ func TestSearchAlwaysLegal(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	e := New(Options{HashMiB: 1})
 	n := 150
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		n = 40
 	}
 	for i := 0; i < n; i++ {
@@ -159,9 +159,9 @@ func TestConcurrentEngines(t *testing.T) {
 func TestClearAndDeterminism(t *testing.T) {
 	b := middleGame(t, Renju)
 	e := New(Options{HashMiB: 2})
-	r1 := e.Search(context.Background(), b, Limits{Depth: 4}, nil)
+	r1 := e.Search(context.Background(), b, Limits{Depth: 3}, nil)
 	e.Clear()
-	r2 := e.Search(context.Background(), b, Limits{Depth: 4}, nil)
+	r2 := e.Search(context.Background(), b, Limits{Depth: 3}, nil)
 	assert.Equal(t, r1.Move, r2.Move)
 	assert.Equal(t, r1.Score, r2.Score)
 	assert.Equal(t, r1.Nodes, r2.Nodes)

@@ -51,12 +51,16 @@ func TestAlphaBetaEqualsMinimax(t *testing.T) {
 	s.cfg = searchConfig{noPrune: true, noVCF: true, noVCT: true}
 	for i := 0; i < positions; i++ {
 		rule := rules[i%3]
-		b := compactGame(t, rng, rule, 1+rng.IntN(10))
+		stones := 1 + rng.IntN(10)
+		if raceEnabled {
+			stones = 1 + rng.IntN(6)
+		}
+		b := compactGame(t, rng, rule, stones)
 		if b.Outcome().Over {
 			continue
 		}
 		maxDepth := 3 // depth 3 on the smaller trees, depth 2 on the rest
-		if b.Ply() > 3 || ((raceEnabled || testing.Short()) && i%10 != 0) {
+		if b.Ply() > 3 || ((raceEnabled || testing.Short()) && i%20 != 0) {
 			maxDepth = 2
 		}
 		e.Clear()
