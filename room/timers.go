@@ -1,0 +1,144 @@
+package room
+
+import (
+	"context"
+	"time"
+
+	"github.com/gomoku-arena/gomoku/engine"
+)
+
+func (r *Room) shouldStop() bool {
+	if len(r.subs) > 0 || len(r.hints) > 0 {
+		return false
+	}
+	return r.state.Phase() == PhaseOver && r.pendingAI == nil && r.retryAt.IsZero() &&
+		!r.opts.Clock.Now().Before(r.noSubsAt.Add(r.opts.Linger))
+}
+
+// nextWake returns the earliest time the actor must act without input.
+func (r *Room) nextWake() time.Time {
+	var t time.Time
+	now := r.opts.Clock.Now()
+	earliest := func(x time.Time) {
+		if x.IsZero() {
+			return
+		}
+		if !r.retryAt.IsZero() && x.Before(now) {
+			x = r.retryAt // a due action failed: wait for the retry instead of spinning
+		}
+		if t.IsZero() || x.Before(t) {
+			t = x
+		}
+	}
+	if !r.passive {
+		earliest(r.state.Deadline())
+		earliest(r.retryAt)
+		for _, c := range []engine.Color{engine.Black, engine.White} {
+			earliest(r.graceEnd(c))
+		}
+	}
+	if len(r.subs) == 0 && !r.aiVsAIPlaying() {
+		earliest(r.noSubsAt.Add(r.opts.IdleTimeout))
+	}
+	if len(r.subs) == 0 && r.state.Phase() == PhaseOver {
+		earliest(r.noSubsAt.Add(r.opts.Linger))
+	}
+	return t
+}
+
+func (r *Room) aiVsAIPlaying() bool {
+	return r.state.Phase() == PhasePlaying && r.state.Seat(engine.Black).Spec.IsMachine() &&
+		r.state.Seat(engine.White).Spec.IsMachine()
+}
+
+func (r *Room) onTimer() {
+	now := r.opts.Clock.Now()
+	if r.passive {
+		r.idleCheck(now)
+		return
+	}
+	if !r.retryAt.IsZero() && !now.Before(r.retryAt) {
+		r.retryAt = time.Time{}
+		r.retryAI()
+	}
+	if r.state.Expired(now) {
+		if _, err := r.commit(Command{Kind: CmdTimeout}, now); err != nil {
+			r.retryAt = now.Add(r.opts.RetryDelay)
+		}
+	}
+	for _, c := range []engine.Color{engine.Black, engine.White} {
+		if !r.graceOver(c, now) {
+			continue
+		}
+		var cmd Command
+		switch {
+		case r.state.Phase() == PhaseWaiting || !r.state.ReallyStarted():
+			cmd = Command{Kind: CmdAbandon}
+		case r.state.Seat(c.Opponent()).Spec.IsMachine():
+			cmd = Command{Kind: CmdAutoClaim, Color: c.String(), GoneSince: r.goneSince(c), Grace: r.graceFor()}
+		default:
+			continue // the opponent may claim
+		}
+		if _, err := r.commit(cmd, now); err != nil && Code(err) == ErrUnavailable.Code {
+			r.retryAt = now.Add(r.opts.RetryDelay)
+		}
+	}
+	r.publishPresence(true) // a countdown may have ended: the opponent may claim
+	r.idleCheck(now)
+}
+
+func (r *Room) idleCheck(now time.Time) {
+	if len(r.subs) == 0 && !r.aiVsAIPlaying() && !now.Before(r.noSubsAt.Add(r.opts.IdleTimeout)) {
+		r.stop.Do(func() { close(r.stopC) })
+	}
+}
+
+// control runs f on the actor and waits for it.
+func (r *Room) control(ctx context.Context, f func()) error {
+	done := make(chan struct{})
+	select {
+	case r.ctrlC <- func() { f(); close(done) }:
+	case <-r.done:
+		return ErrRoomClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case <-done:
+		return nil
+	case <-r.done:
+		return ErrRoomClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Sync catches up with events that another node appended to the store (for example on a
+// pub/sub notification) and publishes them to this room's subscribers. It returns the
+// room's seq afterwards.
+func (r *Room) Sync(ctx context.Context) (uint64, error) {
+	var seq uint64
+	ok := true
+	err := r.control(ctx, func() {
+		ok = r.reload()
+		seq = r.state.Seq()
+	})
+	if err == nil && !ok {
+		err = ErrUnavailable
+	}
+	return seq, err
+}
+
+// SetPassive switches the room between active (it runs the clock flag, abandonment
+// timers and AI searches: the node holding the room's lease) and passive (it only
+// applies its clients' commands and catches up with Sync). Options.Passive sets the
+// initial mode.
+func (r *Room) SetPassive(ctx context.Context, passive bool) error {
+	return r.control(ctx, func() {
+		if r.passive == passive {
+			return
+		}
+		r.passive = passive
+		r.afterChange() // start or cancel the AI search; timers follow in the loop
+	})
+}
