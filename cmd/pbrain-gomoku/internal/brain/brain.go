@@ -264,8 +264,11 @@ func (b *Brain) info(key, value string) {
 			b.left = max(ms, 0)
 		}
 	case "max_memory":
-		if err == nil && n >= 0 {
+		if err == nil && n >= 0 && n != b.maxMemory {
 			b.maxMemory = n
+			if b.board != nil {
+				b.player = b.cfg.NewPlayer(n) // managers send INFO after START
+			}
 		}
 	case "rule":
 		if err == nil {
