@@ -136,3 +136,11 @@ func FuzzParseCommand(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkParseCommand(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = ParseCommand("TURN 10,11\r\n")
+		_, _ = ParseReply("7,8\r\n")
+	}
+}

@@ -21,9 +21,14 @@ var quota = map[string]int{
 // vcfQuota is the number of VCF puzzles per length (fours plus the five); 7 means 7+.
 var vcfQuota = map[int]int{2: 6, 3: 7, 4: 7, 5: 7, 6: 6, 7: 7}
 
-var genBudget = flag.Duration("budget", 20*time.Minute, "time budget for the random-game search")
+var (
+	genBudget = flag.Duration("budget", 20*time.Minute, "time budget for the random-game search")
+	genSeed   = flag.Uint64("seed", 2026, "random seed of the puzzle search")
+	genResume = flag.String("resume", "", "start from the puzzles of this file (kept as they are)")
+)
 
 type generator struct {
+	ids    map[string]bool
 	r      *rand.Rand
 	s      *puzzle.Solver
 	seen   map[uint64]bool
@@ -35,8 +40,13 @@ type generator struct {
 func genPuzzles(f *os.File) error {
 	s := puzzle.NewSolver()
 	s.Limit = 20000
-	g := &generator{r: rand.New(rand.NewPCG(2026, 11)), s: s, seen: map[uint64]bool{},
-		counts: map[string]int{}, vcfN: map[int]int{}}
+	g := &generator{r: rand.New(rand.NewPCG(*genSeed, 11)), s: s, seen: map[uint64]bool{},
+		counts: map[string]int{}, vcfN: map[int]int{}, ids: map[string]bool{}}
+	if *genResume != "" {
+		if err := g.resume(*genResume); err != nil {
+			return err
+		}
+	}
 	g.constructed()
 	rules := []engine.Rule{engine.Freestyle, engine.Standard, engine.Renju}
 	start := time.Now()
@@ -57,6 +67,36 @@ func genPuzzles(f *os.File) error {
 		}
 	}
 	fmt.Fprintf(os.Stderr, "puzzles: %v vcf lengths %v total %d\n", g.counts, g.vcfN, len(g.out))
+	return nil
+}
+
+// resume loads the puzzles of an earlier run.
+func (g *generator) resume(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	ps, err := puzzle.Parse(f)
+	if err != nil {
+		return err
+	}
+	for _, p := range ps {
+		b, err := p.Board()
+		if err != nil {
+			return err
+		}
+		g.seen[b.Hash()] = true
+		g.ids[p.ID] = true
+		g.counts[p.Category]++
+		var l int
+		if p.Category == puzzle.VCF {
+			if _, err := fmt.Sscanf(p.Note, "VCF in %d moves", &l); err == nil {
+				g.vcfN[min(l, 7)]++
+			}
+		}
+		g.out = append(g.out, p)
+	}
 	return nil
 }
 
@@ -88,6 +128,11 @@ func (g *generator) add(b *engine.Board, cat, note string) bool {
 	p.Answers = ans
 	g.counts[cat]++
 	p.ID = fmt.Sprintf("%s-%03d", cat, g.counts[cat])
+	for g.ids[p.ID] {
+		g.counts[cat]++
+		p.ID = fmt.Sprintf("%s-%03d", cat, g.counts[cat])
+	}
+	g.ids[p.ID] = true
 	g.seen[b.Hash()] = true
 	g.out = append(g.out, p)
 	return true
@@ -113,7 +158,7 @@ func (g *generator) classify(b *engine.Board) {
 	mine, theirs := puzzle.WinningPoints(b, me), puzzle.WinningPoints(b, opp)
 	switch {
 	case len(mine) > 0:
-		if g.r.IntN(4) == 0 {
+		if g.r.IntN(2) == 0 {
 			g.add(b, puzzle.WinInOne, fmt.Sprintf("%d winning point(s)", len(mine)))
 		}
 		return
@@ -142,7 +187,7 @@ func (g *generator) classify(b *engine.Board) {
 			return
 		}
 	}
-	if g.counts[puzzle.VCT] < quota[puzzle.VCT] && g.r.IntN(2) == 0 {
+	if g.counts[puzzle.VCT] < quota[puzzle.VCT] && g.r.IntN(20) == 0 {
 		g.add(b, puzzle.VCT, "a quiet threat, then VCF")
 	}
 }

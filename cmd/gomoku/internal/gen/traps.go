@@ -85,6 +85,9 @@ func (g *generator) constructed() {
 	for tries := 0; tries < 5000 && g.counts[puzzle.OverlineTrap] < quota[puzzle.OverlineTrap]; tries++ {
 		g.overlineTrap(tries%2 == 0)
 	}
+	for tries := 0; tries < 3000 && g.counts[puzzle.VCT] < quota[puzzle.VCT]; tries++ {
+		g.vctConstruct()
+	}
 }
 
 // renjuWhiteTrap: white to move makes a four whose only completion point F is
@@ -175,4 +178,42 @@ func (g *generator) overlineTrap(block bool) {
 		note += "; block the four"
 	}
 	g.add(b, puzzle.OverlineTrap, note)
+}
+
+// vctConstruct: the attacker's two open twos cross at an empty point whose stone makes
+// a double open three (a VCT win: the defender stops one three, the other becomes an
+// open four); a few random stones of both colours are added nearby as noise.
+func (g *generator) vctConstruct() {
+	rules := []engine.Rule{engine.Freestyle, engine.Standard, engine.Renju}
+	rule := rules[g.r.IntN(3)]
+	me := engine.Black
+	if rule == engine.Renju || g.r.IntN(2) == 0 {
+		me = engine.White // black's double three is forbidden under renju
+	}
+	P := engine.Point{X: 4 + g.r.IntN(7), Y: 4 + g.r.IntN(7)}
+	perm := g.r.Perm(4)
+	d1, d2 := lineDirs[perm[0]], lineDirs[perm[1]]
+	s := newStones()
+	s.used[P] = true
+	a1, a2 := 1+g.r.IntN(2), 1+g.r.IntN(2) // arms: stones at 1,2 or 2,3 steps (split threes)
+	if !s.put(me, at(P, d1, a1), at(P, d1, a1+1), at(P, d2, -a2), at(P, d2, -a2-1)) {
+		return
+	}
+	for i := 0; i < 2+g.r.IntN(4); i++ {
+		c := engine.Black
+		if i%2 == 1 {
+			c = engine.White
+		}
+		q := engine.Point{X: P.X - 4 + g.r.IntN(9), Y: P.Y - 4 + g.r.IntN(9)}
+		s.put(c, q)
+	}
+	delete(s.used, P)
+	if !g.balance(s, me) {
+		return
+	}
+	b, err := g.build(rule, s.black, s.white)
+	if err != nil || b.ToMove() != me {
+		return
+	}
+	g.add(b, puzzle.VCT, "a double three at "+P.String()+" (or another quiet threat), then VCF")
 }

@@ -76,6 +76,7 @@ func (r *runner) runGames(ctx context.Context) (Report, error) {
 	setupStart := time.Now()
 	setupCtx, cancel := context.WithTimeout(ctx, cfg.Setup)
 	defer cancel()
+	games := make([]*game, cfg.Games)
 	r.logf("setup: %d games, %d spectators each, against %s", cfg.Games, cfg.Spectators, r.base)
 	err := parallel(setupCtx, cfg.Games, 32, func(ctx context.Context, i int) error {
 		slot := i / 6 // 3 POSTs per game: 18 per source address, under the server's burst of 20
@@ -103,15 +104,25 @@ func (r *runner) runGames(ctx context.Context) (Report, error) {
 		if err := waitReady(ctx, pb); err != nil {
 			return err
 		}
-		for range cfg.Spectators {
-			s := f.newConn(g)
-			s.spectator = true
-			f.start(s)
-		}
+		games[i] = g
 		return nil
 	})
 	if err != nil {
 		return rep, fmt.Errorf("load: setup: %w", err)
+	}
+	if n := cfg.Games * cfg.Spectators; n > 0 {
+		// Spectators join with at most 32 hellos in flight, as a crowd arriving over a few
+		// seconds would, not all in the same millisecond.
+		r.logf("setup: players seated in %v; %d spectators joining", time.Since(setupStart).Round(time.Millisecond), n)
+		err = parallel(setupCtx, n, 32, func(ctx context.Context, i int) error {
+			s := f.newConn(games[i%cfg.Games])
+			s.spectator = true
+			f.start(s)
+			return waitReady(ctx, s)
+		})
+		if err != nil {
+			return rep, fmt.Errorf("load: setup spectators: %w", err)
+		}
 	}
 	want := int64(cfg.Games * (2 + cfg.Spectators))
 	r.waitConnected(setupCtx, want)

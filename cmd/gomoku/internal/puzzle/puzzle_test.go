@@ -117,3 +117,12 @@ func FuzzParseLine(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkVCF(b *testing.B) {
+	ms, _ := engine.ParseMoves("h8a1i8a3j8a5k9a7k10a9k11b14", 15)
+	bd, _ := engine.BoardFromMoves(15, engine.Freestyle, ms)
+	b.ReportAllocs()
+	for b.Loop() {
+		NewSolver().VCFLength(bd, 4)
+	}
+}
