@@ -135,6 +135,9 @@ func fmtElo(v float64) string {
 		}
 		return "-inf"
 	}
+	if math.Abs(v) < 0.5 {
+		return "0"
+	}
 	return fmt.Sprintf("%+.0f", v)
 }
 
