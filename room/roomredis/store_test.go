@@ -33,7 +33,7 @@ func newFixture(t *testing.T) *fixture {
 
 // node returns a Manager on its own Redis client, as one gomokud node would have.
 func (f *fixture) node(t *testing.T) (*room.Manager, *Store) {
-	c := redis.NewClient(&redis.Options{Addr: f.mr.Addr(), MaxRetries: 0, DialTimeout: 200 * time.Millisecond,
+	c := redis.NewClient(&redis.Options{Addr: f.mr.Addr(), MaxRetries: -1, DialTimeout: 200 * time.Millisecond,
 		ReadTimeout: 200 * time.Millisecond, WriteTimeout: 200 * time.Millisecond})
 	t.Cleanup(func() { _ = c.Close() })
 	st := New(redisstore.New(c, redisstore.WithClock(f.clock.Now)))
