@@ -130,6 +130,7 @@ func (r *runner) runGames(ctx context.Context) (Report, error) {
 		r.logf("setup: only %d of %d connections after %v", got, want, cfg.Setup)
 	}
 	r.logf("setup: %d connections in %v; settling 2s", r.stats.Connected.Load(), time.Since(setupStart).Round(time.Millisecond))
+	setupTook := time.Since(setupStart)
 	sleepCtx(ctx, 2*time.Second)
 
 	r.phase.Store(phaseMeasure)
@@ -152,6 +153,7 @@ func (r *runner) runGames(ctx context.Context) (Report, error) {
 	stopClients()
 	f.wg.Wait()
 	rep2.Mode, rep2.Target, rep2.Started = rep.Mode, rep.Target, rep.Started
+	rep2.SetupS = setupTook.Seconds()
 	rep2.Games, rep2.Spectators, rep2.Rate, rep2.Churn = rep.Games, rep.Spectators, rep.Rate, rep.Churn
 	// Counters that moved after the window (violations found while closing) are kept.
 	rep2.Violations = r.stats.Violations.Load()
@@ -197,9 +199,11 @@ func (r *runner) runIdle(ctx context.Context) (Report, error) {
 	}
 	r.waitConnected(setupCtx, int64(cfg.Idle))
 	r.logf("idle: %d connections in %v; holding %v", r.stats.Connected.Load(), time.Since(setupStart).Round(time.Millisecond), cfg.Duration)
+	setupTook := time.Since(setupStart)
 	start := time.Now()
 	sleepCtx(ctx, cfg.Duration)
 	rep2 := r.stats.Report(time.Since(start))
+	rep2.SetupS = setupTook.Seconds()
 	after, okAfter := r.scrape(context.WithoutCancel(ctx))
 	r.phase.Store(phaseStop)
 	rep2.Mode, rep2.Target, rep2.Started = rep.Mode, rep.Target, rep.Started

@@ -83,6 +83,7 @@ type Report struct {
 	Target      string            `json:"target,omitempty"`
 	Started     time.Time         `json:"started"`
 	DurationS   float64           `json:"duration_s"` // measurement window
+	SetupS      float64           `json:"setup_s"`    // creating players, rooms, connections
 	Games       int               `json:"games,omitempty"`
 	Spectators  int               `json:"spectators_per_game,omitempty"`
 	Rate        float64           `json:"rate_per_game,omitempty"`
@@ -136,6 +137,7 @@ func (r Report) WriteTable(w io.Writer) error {
 	p := func(format string, a ...any) { fmt.Fprintf(tw, format+"\n", a...) }
 	p("mode\t%s\ttarget\t%s", r.Mode, r.Target)
 	p("window\t%.1f s\tconnections\t%d", r.DurationS, r.Conns)
+	p("setup\t%.1f s\t", r.SetupS)
 	if r.Mode == "games" {
 		p("games\t%d\tspectators/game\t%d", r.Games, r.Spectators)
 		p("rate/game\t%.2f moves/s\tchurn\t%.2f /min", r.Rate, r.Churn)
