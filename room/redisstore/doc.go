@@ -73,7 +73,10 @@
 // broadcast over the cluster bus. Elsewhere it uses PUBLISH/SUBSCRIBE
 // (miniredis supports only these); WithShardedPubSub overrides. Pub/sub is
 // at-most-once: a subscriber detects loss by a jump in Seq or a Reconnected
-// message, and catches up with Events.
+// message, and catches up with Events. Store.Subscribe uses one connection per
+// subscription; a node with many rooms should use one Hub (Store.NewHub),
+// which multiplexes all its room subscriptions over one connection (except on
+// a sharded store, where it falls back to Store.Subscribe).
 //
 // # Finished rooms and retention
 //
