@@ -18,6 +18,11 @@ type searchConfig struct {
 	noPrune bool // plain alpha-beta: no threat pruning, shortcuts, reductions or TT cutoffs
 	noVCF   bool // no VCF at the root and leaves
 	noVCT   bool // no VCT at the root
+
+	// experiments (zero values are the defaults)
+	noLeafVCF bool
+	lmr       int  // reduction scheme: 0 default, 2 more aggressive
+	lmp       bool // late move pruning at shallow depths
 }
 
 // searcher is an engine's search state; it is allocated once per Engine.
@@ -149,7 +154,7 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 			return mateIn(ply + 1)
 		}
 	}
-	if ply >= maxPly-4 {
+	if ply >= maxPly-4 || base+maxMoves > stackSize {
 		return p.evaluate()
 	}
 	// Mate distance pruning.
@@ -204,6 +209,9 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 	for i := 0; i < n; i++ {
 		m := pickMove(buf, i, n)
 		quiet := p.lvl[m][me] < lvThree && p.lvl[m][1-me] < lvThree
+		if s.cfg.lmp && !pvNode && quiet && depth <= 3 && i >= 4+4*depth*depth && best > matedIn(maxPly) {
+			continue
+		}
 		s.nodes++
 		p.make(m)
 		var v Score
@@ -216,10 +224,14 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 				if i >= 8 {
 					r = 2
 				}
+				if s.cfg.lmr == 2 && i >= 16 {
+					r = 3
+				}
 				if r >= depth-1 {
 					r = depth - 2
 				}
 			}
+
 			v = -s.search(-alpha-1, -alpha, depth-1-r, ply+1, base+n, false)
 			if v > alpha && r > 0 {
 				v = -s.search(-alpha-1, -alpha, depth-1, ply+1, base+n, false)
@@ -267,7 +279,7 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 // a short VCF.
 func (s *searcher) leaf(alpha, beta Score, ply int) Score {
 	p := &s.pos
-	if !s.cfg.noPrune && !s.cfg.noVCF && p.cnt[p.side-1][lvFour]+p.cnt[p.side-1][lvFourThree] > 0 {
+	if !s.cfg.noPrune && !s.cfg.noVCF && !s.cfg.noLeafVCF && p.cnt[p.side-1][lvFour]+p.cnt[p.side-1][lvFourThree] > 0 {
 		s.vcfStop = s.nodes + 40
 		if d := s.vcf(ply, 9); d > 0 {
 			return mateIn(ply + d)
