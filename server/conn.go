@@ -27,6 +27,10 @@ const (
 	hardReadLimit = 4 * maxMessageSize
 	// commandTimeout bounds one command's round trip through the room actor and store.
 	commandTimeout = 10 * time.Second
+	// closeGrace is how long the writer waits for the client's close frame after sending
+	// its own before it drops the TCP connection (a clean close handshake: the client
+	// reliably sees the close code and reason).
+	closeGrace = time.Second
 	// strikeLimit rate-limited messages within strikeWindow close the connection (1008).
 	strikeLimit  = 10
 	strikeWindow = 10 * time.Second
@@ -60,6 +64,8 @@ type conn struct {
 	attach  chan Session  // hands the joined session to the writer
 	closing chan closeReq // asks the writer to send a close frame and stop
 	done    chan struct{} // closed when the writer has stopped
+	readEnd chan struct{} // closed when the reader has stopped
+	closed  atomic.Bool   // a close was requested: the reader discards further frames
 	limiter *rate.Limiter
 
 	closeOnce  sync.Once
@@ -81,6 +87,7 @@ type closeReq struct {
 // requestClose makes the writer send a close frame and stop (first request wins).
 func (c *conn) requestClose(code int, reason string) {
 	c.closeOnce.Do(func() {
+		c.closed.Store(true)
 		c.closing <- closeReq{code, reason} // buffered 1
 	})
 }
@@ -106,6 +113,7 @@ func (c *conn) sendError(id string, e *Error) {
 // serve runs the reader loop until the connection ends.
 func (c *conn) serve() {
 	defer func() {
+		close(c.readEnd)
 		if c.sess != nil {
 			c.sess.Close()
 		}
@@ -132,6 +140,9 @@ func (c *conn) serve() {
 		case <-c.done:
 			return
 		default:
+		}
+		if c.closed.Load() {
+			continue // closing: wait for the client's close frame
 		}
 		if !c.limit() {
 			continue
@@ -326,6 +337,10 @@ func (c *conn) writeLoop() {
 			// Flush what is already queued (e.g. the error explaining the close).
 			c.drain()
 			c.closeWith(r.code, r.reason)
+			select {
+			case <-c.readEnd: // the client answered the close (or the reader failed)
+			case <-time.After(closeGrace):
+			}
 			return
 		}
 	}

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/gorilla/websocket"
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"golang.org/x/time/rate"
@@ -24,7 +26,7 @@ func (s *Server) routes() *echo.Echo {
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.httpError
 	e.IPExtractor = func(r *http.Request) string { return clientIP(r, s.cfg.TrustProxy) }
-	e.Use(s.recoverMW)
+	e.Use(s.recoverMW, s.accessLog)
 
 	api := e.Group("/api")
 	api.POST("/players", s.createPlayer)
@@ -97,6 +99,23 @@ func (s *Server) recoverMW(next echo.HandlerFunc) echo.HandlerFunc {
 			}
 		}()
 		return next(c)
+	}
+}
+
+// accessLog logs API requests at debug level (WebSocket sessions log their own end).
+func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		err := next(c)
+		if s.log.Enabled(c.Request().Context(), slog.LevelDebug) {
+			status := c.Response().Status
+			if err != nil {
+				status = AsError(err).Status
+			}
+			s.log.Debug("http", "method", c.Request().Method, "path", c.Request().URL.Path,
+				"status", status, "took", time.Since(start), "ip", c.RealIP())
+		}
+		return err
 	}
 }
 
@@ -339,9 +358,17 @@ func (s *Server) websocket(c echo.Context) error {
 		attach:  make(chan Session, 1),
 		closing: make(chan closeReq, 1),
 		done:    make(chan struct{}),
+		readEnd: make(chan struct{}),
 		limiter: rate.NewLimiter(rate.Limit(s.cfg.RateLimit), s.cfg.RateBurst),
 	}
 	s.mu.Lock()
+	if s.draining.Load() {
+		s.mu.Unlock()
+		_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(closeGoingAway, closeReasonGone), time.Now().Add(writeWait))
+		_ = ws.Close()
+		s.ipConns.release(ip)
+		return nil
+	}
 	s.conns[cn] = struct{}{}
 	s.connWG.Add(1)
 	s.mu.Unlock()
@@ -356,9 +383,6 @@ func (s *Server) websocket(c echo.Context) error {
 		s.ipConns.release(ip)
 		s.connWG.Done()
 	}()
-	if s.draining.Load() {
-		cn.requestClose(closeGoingAway, closeReasonGone)
-	}
 	cn.serve()
 	return nil
 }

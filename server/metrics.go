@@ -57,7 +57,7 @@ func newMetrics() *Metrics {
 		}),
 		RedisLatency: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name:    "gomoku_redis_latency_seconds",
-			Help:    "Latency of Redis round trips (readiness probes and player lookups).",
+			Help:    "Latency of Redis round trips (every command and pipeline of the server's client, and readiness probes).",
 			Buckets: []float64{.0001, .0005, .001, .002, .005, .01, .05, .1, .5},
 		}),
 		SlowConsumers: prometheus.NewCounter(prometheus.CounterOpts{

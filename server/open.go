@@ -66,6 +66,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return fail(err)
 	}
+	client.AddHook(latencyHook{h: srv.metrics.RedisLatency})
 	srv.startGauges()
 	// Eager recovery: restore every unfinished room now, so that clocks, abandonment
 	// timers and AI seats resume without waiting for a player to come back.

@@ -140,9 +140,10 @@ func (s *Server) Shutdown(ctx context.Context) error {
 
 func (s *Server) shutdown(ctx context.Context) error {
 	start := time.Now()
-	s.draining.Store(true)
 	var errs []error
 	s.mu.Lock()
+	// Under mu: no connection registers (connWG.Add) after this point.
+	s.draining.Store(true)
 	srv := s.httpSrv
 	conns := make([]*conn, 0, len(s.conns))
 	for c := range s.conns {

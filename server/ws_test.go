@@ -112,8 +112,8 @@ func TestRejoinGetsExactlyMissedEvents(t *testing.T) {
 			e := newEnv(t, backend(t))
 			id, a, b, pa, _ := twoPlayers(t, e)
 			requireAck(t, a.move(0, "h8"))
-			requireAck(t, b.move(1, "a1"))
-			a.waitSeq(b.lastSeq)
+			last := requireAck(t, b.move(1, "a1")).seq()
+			a.waitSeq(last)
 			seen := a.lastSeq
 			require.NoError(t, a.ws.Close()) // network drop
 			requireAck(t, b.cmd(map[string]any{"type": "chat", "text": "still there?"}))
