@@ -33,4 +33,3 @@ func (l latencyHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.P
 		return err
 	}
 }
-
