@@ -172,3 +172,60 @@ func TestHubReconnect(t *testing.T) {
 		assert.Error(t, err)
 	})
 }
+
+// TestHubConcurrentSubscribers: goroutines subscribe to and leave a few rooms
+// at once; every live subscription gets every event.
+func TestHubConcurrentSubscribers(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b *backend) {
+		ctx := ctxT(t)
+		s := New(b.client)
+		h := s.NewHub()
+		defer h.Close()
+		const rooms, workers = 3, 12
+		for r := 0; r < rooms; r++ {
+			require.NoError(t, s.Create(ctx, fmt.Sprint("cs", r), nil, ev(1), IndexUpdate{}))
+		}
+		var mu sync.Mutex // one writer per room at a time
+		seqs := make([]uint64, rooms)
+		for r := range seqs {
+			seqs[r] = 1
+		}
+		var wg sync.WaitGroup
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				for i := 0; i < 8; i++ {
+					r := (w + i) % rooms
+					id := fmt.Sprint("cs", r)
+					msgs, unsub, err := h.Subscribe(ctx, id)
+					if !assert.NoError(t, err) {
+						return
+					}
+					mu.Lock()
+					seq, err := s.Append(ctx, id, seqs[r], [][]byte{ev(w*100 + i)}, nil, IndexUpdate{})
+					if err == nil {
+						seqs[r] = seq
+					}
+					mu.Unlock()
+					if !assert.NoError(t, err) {
+						unsub()
+						return
+					}
+					// Our own event arrives (others' events may come first).
+					for {
+						m := recv(t, msgs)
+						if m.Seq == seq {
+							assert.Equal(t, ev(w*100+i), m.Data)
+							break
+						}
+						assert.Less(t, m.Seq, seq)
+					}
+					unsub()
+				}
+			}(w)
+		}
+		wg.Wait()
+		require.Eventually(t, func() bool { return h.Rooms() == 0 }, 5*time.Second, 10*time.Millisecond)
+	})
+}
