@@ -21,17 +21,18 @@ type Room struct {
 	opts  Options
 	store Store
 
-	cmdC   chan request
-	subC   chan subRequest
-	ctrlC  chan func()
-	unsubC chan *Subscription
-	aiC    chan aiMsg
-	stopC  chan struct{}
-	done   chan struct{}
-	stop   sync.Once
-	cur    atomic.Pointer[State]
-	pres   atomic.Pointer[Presence]
-	reason atomic.Value // error: why the room stopped
+	cmdC        chan request
+	subC        chan subRequest
+	ctrlC       chan func()
+	unsubC      chan *Subscription
+	aiC         chan aiMsg
+	stopC       chan struct{}
+	done        chan struct{}
+	stop        sync.Once
+	cur         atomic.Pointer[State]
+	pres        atomic.Pointer[Presence]
+	reason      atomic.Value // error: why the room stopped
+	passiveFlag atomic.Bool
 
 	// Owned by the actor goroutine.
 	state      State
@@ -91,6 +92,9 @@ func (r *Room) Snapshot() Snapshot {
 	s.Presence = &p
 	return s
 }
+
+// Passive reports whether the room is passive (safe from any goroutine).
+func (r *Room) Passive() bool { return r.passiveFlag.Load() }
 
 // Done is closed when the room has stopped and its goroutines have ended.
 func (r *Room) Done() <-chan struct{} { return r.done }
@@ -173,6 +177,7 @@ func Start(store Store, state State, log []Event, opts Options) *Room {
 	r.log = append([]Event(nil), log...)
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	r.cur.Store(&r.state)
+	r.passiveFlag.Store(r.passive)
 	r.publishPresence(false)
 	go r.loop()
 	return r

@@ -366,10 +366,33 @@ func TestActorIdleStopAndRestoreContinuesClock(t *testing.T) {
 	e.move(r2, alice, 2, "h9")
 	assert.Equal(t, []string{"h8", "i9", "h9"}, r2.State().Moves())
 
-	// Nobody connects: the room stops after the idle timeout.
+	// Nobody connects: a room with a running clock does not idle-stop (it must flag)…
 	e.clock.Advance(2 * time.Minute)
 	select {
 	case <-r2.Done():
+		t.Fatal("stopped with a clock running")
+	case <-time.After(50 * time.Millisecond):
+	}
+	// …white's clock runs out, the game ends, then the room stops.
+	e.clock.Advance(5 * time.Minute)
+	waitFor(t, "flag", func() bool { return r2.State().Phase() == PhaseOver })
+	res, reason, _ := r2.State().Result()
+	assert.Equal(t, ResultBlack, res)
+	assert.Equal(t, ReasonTimeout, reason)
+	e.clock.Advance(time.Minute)
+	select {
+	case <-r2.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("finished room did not stop")
+	}
+}
+
+func TestActorIdleStop(t *testing.T) {
+	e := newEnv(t, func(o *Options) { o.IdleTimeout = time.Minute; o.Grace = time.Hour; o.StartGrace = time.Hour })
+	r := e.humans(nil) // no clock
+	e.clock.Advance(2 * time.Minute)
+	select {
+	case <-r.Done():
 	case <-time.After(5 * time.Second):
 		t.Fatal("idle room did not stop")
 	}

@@ -128,7 +128,7 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Room, error) 
 		}
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
-	r := Start(m.store, st, []Event{first}, m.opts)
+	r := Start(m.store, st, []Event{first}, m.roomOptions(ctx, id))
 	m.mu.Lock()
 	m.rooms[id] = r
 	m.mu.Unlock()
@@ -143,6 +143,15 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Room, error) 
 		}
 	}
 	return r, nil
+}
+
+// roomOptions returns the options of room id: passive unless its lease is ours.
+func (m *Manager) roomOptions(ctx context.Context, id string) Options {
+	o := m.opts
+	if o.Lease != nil {
+		o.Passive = !o.Lease(ctx, id)
+	}
+	return o
 }
 
 func (s Settings) seat(c engine.Color) SeatSpec {
@@ -185,7 +194,7 @@ func (m *Manager) Get(ctx context.Context, id string) (*Room, error) {
 		m.restoring[id] = done
 		m.mu.Unlock()
 
-		r, err := Restore(ctx, m.store, id, m.opts)
+		r, err := Restore(ctx, m.store, id, m.roomOptions(ctx, id))
 		m.mu.Lock()
 		delete(m.restoring, id)
 		close(done)

@@ -1,6 +1,7 @@
 package room
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
@@ -21,8 +22,8 @@ type Options struct {
 
 	Grace      time.Duration // abandonment grace once both sides have moved (default 60 s)
 	StartGrace time.Duration // grace before that, then the game is aborted (default 20 s)
-	// IdleTimeout stops a room nobody is connected to (and that runs no AI vs AI game)
-	// after this long; a finished room with nobody connected stops at once. Default 5 min.
+	// IdleTimeout stops a room nobody is connected to (unless it runs an AI vs AI game
+	// or a clock) after this long; a finished room with nobody connected stops at once. Default 5 min.
 	IdleTimeout time.Duration
 	// Linger keeps a finished room with nobody connected alive this long (default 5 s),
 	// so that a client that has just restored it can subscribe.
@@ -44,6 +45,10 @@ type Options struct {
 	// Passive starts rooms passive: no clock flag, abandonment timers or AI searches
 	// (another node holds the room's lease); see Room.SetPassive and Room.Sync.
 	Passive bool
+	// Lease, when set, is asked by the Manager before it starts a room (create or
+	// restore): true means this node holds the room's lease and runs it active, false
+	// passive (see roomredis.LeaseKeeper).
+	Lease func(ctx context.Context, id string) bool
 
 	Logger *slog.Logger
 	// OnStop is called (from the room's goroutine, last) when a room stops.

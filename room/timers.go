@@ -37,7 +37,7 @@ func (r *Room) nextWake() time.Time {
 			earliest(r.graceEnd(c))
 		}
 	}
-	if len(r.subs) == 0 && !r.aiVsAIPlaying() {
+	if len(r.subs) == 0 && !r.keepAlive() {
 		earliest(r.noSubsAt.Add(r.opts.IdleTimeout))
 	}
 	if len(r.subs) == 0 && r.state.Phase() == PhaseOver {
@@ -46,9 +46,16 @@ func (r *Room) nextWake() time.Time {
 	return t
 }
 
-func (r *Room) aiVsAIPlaying() bool {
-	return r.state.Phase() == PhasePlaying && r.state.Seat(engine.Black).Spec.IsMachine() &&
-		r.state.Seat(engine.White).Spec.IsMachine()
+// keepAlive reports whether the room must keep running with nobody connected: an AI
+// vs AI game in play, or a running clock (it must be able to flag).
+func (r *Room) keepAlive() bool {
+	if r.state.Phase() != PhasePlaying {
+		return false
+	}
+	if !r.passive && !r.state.Deadline().IsZero() {
+		return true
+	}
+	return r.state.Seat(engine.Black).Spec.IsMachine() && r.state.Seat(engine.White).Spec.IsMachine()
 }
 
 func (r *Room) onTimer() {
@@ -88,7 +95,7 @@ func (r *Room) onTimer() {
 }
 
 func (r *Room) idleCheck(now time.Time) {
-	if len(r.subs) == 0 && !r.aiVsAIPlaying() && !now.Before(r.noSubsAt.Add(r.opts.IdleTimeout)) {
+	if len(r.subs) == 0 && !r.keepAlive() && !now.Before(r.noSubsAt.Add(r.opts.IdleTimeout)) {
 		r.stop.Do(func() { close(r.stopC) })
 	}
 }
@@ -139,6 +146,7 @@ func (r *Room) SetPassive(ctx context.Context, passive bool) error {
 			return
 		}
 		r.passive = passive
+		r.passiveFlag.Store(passive)
 		r.afterChange() // start or cancel the AI search; timers follow in the loop
 	})
 }

@@ -1,0 +1,102 @@
+package roomredis
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/redisstore"
+)
+
+// leaseNode is a node with a Manager whose rooms are active only with their lease.
+func (f *fixture) leaseNode(t *testing.T, name string) (*room.Manager, *LeaseKeeper) {
+	c := redis.NewClient(&redis.Options{Addr: f.mr.Addr(), MaxRetries: -1})
+	t.Cleanup(func() { _ = c.Close() })
+	st := New(redisstore.New(c, redisstore.WithClock(f.clock.Now)))
+	k := NewLeaseKeeper(st, name, 3*time.Second, nil)
+	m := room.NewManager(st, room.Options{Clock: f.clock, Lease: k.Acquire})
+	t.Cleanup(func() { _ = m.Shutdown(context.Background()) })
+	return m, k
+}
+
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		require.True(t, time.Now().Before(deadline), "timed out: %s", what)
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestLeaseFailover(t *testing.T) {
+	f := newFixture(t)
+	mA, kA := f.leaseNode(t, "A")
+	mB, kB := f.leaseNode(t, "B")
+	set := room.DefaultSettings()
+	set.White = room.SeatSpec{Kind: room.AI, Level: "beginner"}
+
+	// Room 1: created on A (A holds the lease, active); Alice's connection is on B.
+	r1A, err := mA.Create(f.ctx, room.CreateRequest{Settings: set, Creator: &alice, Color: "black"})
+	require.NoError(t, err)
+	assert.False(t, r1A.Passive())
+	r1B, err := mB.Get(f.ctx, r1A.ID())
+	require.NoError(t, err)
+	assert.True(t, r1B.Passive(), "B does not hold the lease")
+	// Room 2: created on A, nobody on B.
+	r2A, err := mA.Create(f.ctx, room.CreateRequest{Settings: set, Creator: &bob, Color: "black"})
+	require.NoError(t, err)
+	move(t, r2A, bob, 0, "h8")
+	waitUntil(t, "AI reply in room 2", func() bool { return r2A.State().Ply() == 2 })
+
+	kA.Tick(f.ctx, mA)
+	kB.Tick(f.ctx, mB)
+	assert.ElementsMatch(t, []string{r1A.ID(), r2A.ID()}, kA.Held())
+	assert.Empty(t, kB.Held())
+
+	// A dies without releasing anything; its leases run out.
+	require.NoError(t, mA.Shutdown(f.ctx))
+	f.mr.FastForward(4 * time.Second)
+	kB.Tick(f.ctx, mB)
+	assert.ElementsMatch(t, []string{r1A.ID(), r2A.ID()}, kB.Held(), "B took both rooms over")
+	assert.False(t, r1B.Passive(), "room 1 active on B")
+	r2B := mB.Live(r2A.ID())
+	require.NotNil(t, r2B, "room 2 adopted by B")
+	assert.False(t, r2B.Passive())
+
+	// Both continue on B: the AI answers there.
+	move(t, r1B, alice, 0, "h8")
+	waitUntil(t, "AI reply in room 1 on B", func() bool { return r1B.State().Ply() == 2 })
+	move(t, r2B, bob, 2, "a1")
+	waitUntil(t, "AI reply in room 2 on B", func() bool { return r2B.State().Ply() == 4 })
+
+	// Graceful hand-over: B releases, the leases are free at once.
+	kB.ReleaseAll(f.ctx)
+	holder, _, err := New(redisstore.New(redis.NewClient(&redis.Options{Addr: f.mr.Addr()}))).Redis().LeaseHolder(f.ctx, r1A.ID())
+	require.NoError(t, err)
+	assert.Empty(t, holder)
+}
+
+func TestLeaseLostTurnsPassive(t *testing.T) {
+	f := newFixture(t)
+	mA, kA := f.leaseNode(t, "A")
+	set := room.DefaultSettings()
+	set.Time = room.TimeControl{BaseMS: 60_000}
+	r, err := mA.Create(f.ctx, room.CreateRequest{Settings: set, Creator: &alice, Color: "black"})
+	require.NoError(t, err)
+	assert.False(t, r.Passive())
+	// Another node steals the lease after it expired (A was frozen).
+	f.mr.FastForward(4 * time.Second)
+	c := redis.NewClient(&redis.Options{Addr: f.mr.Addr()})
+	defer c.Close()
+	ok, err := redisstore.New(c).AcquireLease(f.ctx, r.ID(), "B", 3*time.Second)
+	require.NoError(t, err)
+	require.True(t, ok)
+	kA.Tick(f.ctx, mA)
+	assert.True(t, r.Passive(), "A stops acting for the room")
+	assert.Empty(t, kA.Held())
+}
