@@ -91,3 +91,18 @@ func TestMainRefusesRemote(t *testing.T) {
 	err := Main(context.Background(), []string{"-url", "http://198.51.100.7:8080", "-games", "1"}, nil, &out, &errb)
 	require.ErrorIs(t, err, ErrNotLoopback)
 }
+
+// TestLoadAIEndToEnd: games against an AI seat report the AI's reply latency.
+func TestLoadAIEndToEnd(t *testing.T) {
+	base := startServer(t)
+	cfg := Config{URL: base, Games: 2, Rate: 5, Jitter: 0.2, AI: "beginner",
+		Duration: 3 * time.Second, Setup: 30 * time.Second, IdlePerRoom: 50, SpreadIPs: true,
+		RawWriters: 1, RawDuration: time.Second, Seed: 2}
+	require.NoError(t, cfg.Validate())
+	rep, err := Run(context.Background(), cfg, io.Discard)
+	require.NoError(t, err)
+	assert.Zero(t, rep.Violations, "order violations: %v", rep.ViolSamples)
+	assert.Greater(t, rep.Acks, uint64(3))
+	assert.Greater(t, rep.AIReply.Count, uint64(3), "the AI must answer")
+	assert.Equal(t, "beginner", rep.AI)
+}

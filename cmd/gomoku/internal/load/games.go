@@ -84,22 +84,28 @@ func (r *runner) runGames(ctx context.Context) (Report, error) {
 		if err != nil {
 			return err
 		}
-		b, err := r.api.register(ctx, slot, fmt.Sprintf("load%d-b", i))
-		if err != nil {
-			return err
-		}
-		id, err := r.api.createRoom(ctx, slot, a.Token, !cfg.Private)
+		id, err := r.api.createRoom(ctx, slot, a.Token, !cfg.Private, cfg.AI)
 		if err != nil {
 			return err
 		}
 		g := newGame(i, id, interval, cfg.Jitter)
-		pa, pb := f.newConn(g), f.newConn(g)
+		g.ai = cfg.AI != ""
+		pa := f.newConn(g)
 		pa.token, pa.playerID = a.Token, a.ID
-		pb.token, pb.playerID, pb.sitAs = b.Token, b.ID, "white"
 		f.start(pa)
 		if err := waitReady(ctx, pa); err != nil {
 			return err
 		}
+		if g.ai {
+			games[i] = g
+			return nil
+		}
+		b, err := r.api.register(ctx, slot, fmt.Sprintf("load%d-b", i))
+		if err != nil {
+			return err
+		}
+		pb := f.newConn(g)
+		pb.token, pb.playerID, pb.sitAs = b.Token, b.ID, "white"
 		f.start(pb)
 		if err := waitReady(ctx, pb); err != nil {
 			return err
@@ -124,7 +130,11 @@ func (r *runner) runGames(ctx context.Context) (Report, error) {
 			return rep, fmt.Errorf("load: setup spectators: %w", err)
 		}
 	}
-	want := int64(cfg.Games * (2 + cfg.Spectators))
+	seats := 2
+	if cfg.AI != "" {
+		seats = 1
+	}
+	want := int64(cfg.Games * (seats + cfg.Spectators))
 	r.waitConnected(setupCtx, want)
 	if got := r.stats.Connected.Load(); got < want {
 		r.logf("setup: only %d of %d connections after %v", got, want, cfg.Setup)
@@ -153,7 +163,7 @@ func (r *runner) runGames(ctx context.Context) (Report, error) {
 	stopClients()
 	f.wg.Wait()
 	rep2.Mode, rep2.Target, rep2.Started = rep.Mode, rep.Target, rep.Started
-	rep2.SetupS = setupTook.Seconds()
+	rep2.SetupS, rep2.AI = setupTook.Seconds(), cfg.AI
 	rep2.Games, rep2.Spectators, rep2.Rate, rep2.Churn = rep.Games, rep.Spectators, rep.Rate, rep.Churn
 	// Counters that moved after the window (violations found while closing) are kept.
 	rep2.Violations = r.stats.Violations.Load()
@@ -181,7 +191,7 @@ func (r *runner) runIdle(ctx context.Context) (Report, error) {
 		if err != nil {
 			return err
 		}
-		ids[i], err = r.api.createRoom(ctx, slot, p.Token, !cfg.Private)
+		ids[i], err = r.api.createRoom(ctx, slot, p.Token, !cfg.Private, "")
 		return err
 	})
 	if err != nil {

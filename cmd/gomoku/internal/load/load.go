@@ -41,6 +41,7 @@ type Config struct {
 	Duration    time.Duration // measurement window
 	Setup       time.Duration // bound on creating players, rooms and connections
 	Private     bool          // private rooms instead of public ones
+	AI          string        // AI level: games against an AI seat instead of two humans
 	Idle        int           // idle mode: this many idle spectator connections
 	IdlePerRoom int           // idle spectators per room
 	RawRedis    string        // redis:// URL: also measure the raw append script
@@ -111,6 +112,7 @@ func Main(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Wri
 	fs.DurationVar(&c.Duration, "duration", defaultWindow, "measurement window (max 10m)")
 	fs.DurationVar(&c.Setup, "setup", 2*time.Minute, "bound on creating players, rooms and connections")
 	fs.BoolVar(&c.Private, "private", false, "create private rooms (default public)")
+	fs.StringVar(&c.AI, "ai", "", "AI level (beginner … master): each game is the load client vs an AI seat; reports AI reply latency")
 	fs.IntVar(&c.Idle, "idle", 0, "idle mode: open this many idle spectator connections and report memory per connection")
 	fs.IntVar(&c.IdlePerRoom, "idle-per-room", 50, "idle spectators per room in -idle mode")
 	fs.StringVar(&c.RawRedis, "raw-redis", "", "redis://127.0.0.1:PORT: after the run, measure the store's append script directly on this Redis")

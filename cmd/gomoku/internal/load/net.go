@@ -170,8 +170,9 @@ func (a *api) register(ctx context.Context, slot int, name string) (player, erro
 	return p, err
 }
 
-// createRoom creates a freestyle human-vs-human room with the creator as black.
-func (a *api) createRoom(ctx context.Context, slot int, token string, public bool) (string, error) {
+// createRoom creates a freestyle room with the creator as black, against an open human
+// seat or (ai != "") an AI of that level.
+func (a *api) createRoom(ctx context.Context, slot int, token string, public bool, ai string) (string, error) {
 	var out struct {
 		Room struct {
 			ID string `json:"id"`
@@ -179,6 +180,9 @@ func (a *api) createRoom(ctx context.Context, slot int, token string, public boo
 	}
 	body := map[string]any{"rule": "freestyle", "me": "black", "opponent": map[string]string{"kind": "human"},
 		"public": public, "takebacks": false, "chat": false}
+	if ai != "" {
+		body["opponent"] = map[string]string{"kind": "ai", "level": ai}
+	}
 	if err := a.post(ctx, slot, "/api/rooms", token, body, &out); err != nil {
 		return "", err
 	}

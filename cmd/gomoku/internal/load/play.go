@@ -13,6 +13,7 @@ type game struct {
 	idx      int
 	roomID   string
 	interval time.Duration // mean time between moves (0: as fast as turns allow)
+	ai       bool          // white is an AI seat
 	jitter   float64
 
 	mu       sync.RWMutex
@@ -104,10 +105,15 @@ func (c *client) event(e *inEvent) {
 				st.MoveRTT.Record(now.Sub(t))
 			}
 		}
+		if c.g.ai && !c.spectator && e.Color != c.color && c.r.measuring() {
+			if t, ok := c.g.sentAt(e.Game, e.Ply-1); ok {
+				st.AIReply.Record(now.Sub(t))
+			}
+		}
 	case "game_over":
 		c.phase = "over"
 		c.sentPly = -1
-		if c.color == "white" && !c.spectator { // white offers, black accepts: no races
+		if !c.spectator && (c.color == "white" || c.g.ai) { // white offers, black accepts: no races
 			st.GamesFinished.Add(1)
 			c.offer(fmt.Sprintf("r%d", e.Game))
 		}

@@ -16,6 +16,7 @@ type Stats struct {
 	MoveRTT   *Histogram // mover sent → opponent saw the move event
 	AckRTT    *Histogram // mover sent → mover got the ack
 	Spectator *Histogram // mover sent → a spectator saw the move event
+	AIReply   *Histogram // human's move sent → the AI's answer seen (-ai games)
 	Connect   *Histogram // dial + hello → welcome
 
 	MovesSent       atomic.Uint64
@@ -39,7 +40,7 @@ type Stats struct {
 // NewStats returns empty stats.
 func NewStats() *Stats {
 	return &Stats{
-		MoveRTT: NewHistogram(), AckRTT: NewHistogram(), Spectator: NewHistogram(), Connect: NewHistogram(),
+		MoveRTT: NewHistogram(), AckRTT: NewHistogram(), Spectator: NewHistogram(), Connect: NewHistogram(), AIReply: NewHistogram(),
 		errs: map[string]uint64{}, closeMsg: map[string]uint64{},
 	}
 }
@@ -98,6 +99,8 @@ type Report struct {
 	MoveRTT     Summary           `json:"move_rtt"`
 	AckRTT      Summary           `json:"ack_rtt"`
 	Spectator   Summary           `json:"spectator_delivery"`
+	AI          string            `json:"ai_level,omitempty"`
+	AIReply     Summary           `json:"ai_reply"`
 	Connect     Summary           `json:"connect"`
 	Errors      map[string]uint64 `json:"errors"`
 	Closes      map[string]uint64 `json:"closes"`
@@ -120,7 +123,7 @@ func (s *Stats) Report(window time.Duration) Report {
 		DurationS: window.Seconds(), Conns: s.Connected.Load(),
 		MovesSent: s.MovesSent.Load(), Acks: s.Acks.Load(), Duplicates: s.Duplicates.Load(),
 		GamesDone: s.GamesFinished.Load(), Events: s.Events.Load(),
-		MoveRTT: s.MoveRTT.Summary(), AckRTT: s.AckRTT.Summary(), Spectator: s.Spectator.Summary(),
+		MoveRTT: s.MoveRTT.Summary(), AckRTT: s.AckRTT.Summary(), Spectator: s.Spectator.Summary(), AIReply: s.AIReply.Summary(),
 		Connect: s.Connect.Summary(), Errors: s.Errors(), Closes: closes,
 		Reconnects: s.Reconnects.Load(), ReconnFail: s.ReconnectFailed.Load(), Resyncs: s.Resyncs.Load(),
 		Violations: s.Violations.Load(), ViolSamples: samples,
@@ -153,6 +156,9 @@ func (r Report) WriteTable(w io.Writer) error {
 		row("move round trip", r.MoveRTT)
 		row("ack", r.AckRTT)
 		row("spectator delivery", r.Spectator)
+		if r.AI != "" {
+			row("AI reply ("+r.AI+")", r.AIReply)
+		}
 		row("connect", r.Connect)
 	} else if r.Mode == "idle" {
 		row := r.Connect
