@@ -31,7 +31,8 @@ func TestSelfPlayAB(t *testing.T) {
 	cfgB := searchConfig{}
 	applyAB(&cfgA, os.Getenv("GOMOKU_AB_A"))
 	applyAB(&cfgB, os.Getenv("GOMOKU_AB_B"))
-	rng := rand.New(rand.NewPCG(99, 1))
+	seed, _ := strconv.ParseUint(os.Getenv("GOMOKU_AB_SEED"), 10, 64)
+	rng := rand.New(rand.NewPCG(99, seed+1))
 	score := 0.0
 	for g := 0; g < games; g++ {
 		var opening []Point
