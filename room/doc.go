@@ -54,9 +54,12 @@
 // Any node may apply its clients' commands to a room: the seq-checked append lets exactly
 // one writer win each seq, the loser reloads and answers conflict. Room.Sync catches up
 // with events other nodes stored (call it on a pub/sub notification) and publishes them
-// to local subscribers. Only the node holding the room's lease should run its clocks,
+// to local subscribers. Only the node holding the room's lease runs its clocks,
 // abandonment timers and AI seats: other nodes keep the room passive (Options.Passive,
-// Room.SetPassive).
+// Room.SetPassive). With Options.Lease set (roomredis.LeaseKeeper.Acquire) the Manager
+// starts a room active only when it got the lease; roomredis.LeaseKeeper.Run renews the
+// leases, turns rooms passive when a lease is lost, takes over free leases and adopts
+// games in play that a dead node left behind.
 //
 // # Manager (what the server uses)
 //
