@@ -19,9 +19,9 @@ type Index string
 
 // The lobby indexes.
 const (
-	IndexLive     Index = "live"     // rooms not finished (games in progress and rooms waiting for players)
-	IndexOpen     Index = "open"     // rooms with an open seat that anyone may take
-	IndexFinished Index = "finished" // finished games, kept for the retention period
+	IndexLive     Index = "live"     // listed rooms with a game to watch
+	IndexOpen     Index = "open"     // listed rooms with a seat anyone may take
+	IndexFinished Index = "finished" // listed finished games, kept for the retention period
 	// IndexActive holds every room not finished, public or private, whatever
 	// its lobby entries: the rooms to restore after a restart (LiveRooms).
 	// The store maintains it; it cannot be named in an IndexUpdate.
