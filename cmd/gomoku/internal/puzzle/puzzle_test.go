@@ -76,23 +76,36 @@ func TestSolverKnownAnswers(t *testing.T) {
 }
 
 func TestSuiteVerified(t *testing.T) {
-	f, err := os.Open(suitePath)
+	path, minCount := suitePath, 150
+	if p := os.Getenv("PUZZLE_SUITE"); p != "" { // check another file (the generator's output)
+		path, minCount = p, 0
+	}
+	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
 	ps, err := Parse(f)
 	require.NoError(t, err)
-	require.GreaterOrEqual(t, len(ps), 150)
+	require.GreaterOrEqual(t, len(ps), minCount)
 	counts := map[string]int{}
 	ids := map[string]bool{}
-	s := NewSolver()
 	for _, p := range ps {
 		assert.False(t, ids[p.ID], "duplicate id %s", p.ID)
 		ids[p.ID] = true
 		counts[p.Category]++
-		assert.NoError(t, Verify(p, s), p.ID)
 	}
+	t.Run("verify", func(t *testing.T) {
+		for i, p := range ps {
+			if raceEnabled && i%8 != 0 {
+				continue // the race detector slows the solver tenfold: a sample there, all without it
+			}
+			t.Run(p.ID, func(t *testing.T) {
+				t.Parallel()
+				assert.NoError(t, Verify(p, NewSolver()))
+			})
+		}
+	})
 	for _, c := range Categories {
-		assert.GreaterOrEqual(t, counts[c], 10, c)
+		assert.GreaterOrEqual(t, counts[c], min(10, minCount), c)
 	}
 	var vcfLens []string
 	for _, p := range ps {
@@ -100,7 +113,9 @@ func TestSuiteVerified(t *testing.T) {
 			vcfLens = append(vcfLens, p.Note)
 		}
 	}
-	assert.Contains(t, strings.Join(vcfLens, ","), "VCF in 7")
+	if minCount > 0 {
+		assert.Contains(t, strings.Join(vcfLens, ","), "VCF in 7")
+	}
 }
 
 func FuzzParseLine(f *testing.F) {

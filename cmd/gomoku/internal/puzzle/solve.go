@@ -58,19 +58,46 @@ func makesFive(b *engine.Board, p engine.Point, c engine.Color, extra ...engine.
 }
 
 // WinningPoints returns the empty points where c makes a winning five (whoever is to
-// move), in board order.
+// move).
 func WinningPoints(b *engine.Board, c engine.Color) []engine.Point {
+	return winningUpTo(b, c, 1<<30)
+}
+
+// winningUpTo returns at most limit winning points of c.
+func winningUpTo(b *engine.Board, c engine.Color, limit int) []engine.Point {
 	var out []engine.Point
+	nearLines(b, c, func(p engine.Point) bool {
+		if maybeFive(b, p, c) && makesFive(b, p, c) {
+			out = append(out, p)
+		}
+		return len(out) < limit
+	})
+	return out
+}
+
+// nearLines calls fn once for every empty point within four points of a c stone along
+// one of the four lines (the only points where c can make a four or a five), until fn
+// returns false.
+func nearLines(b *engine.Board, c engine.Color, fn func(engine.Point) bool) {
+	var mark [engine.MaxSize * engine.MaxSize]bool
 	n := b.Size()
-	for y := 0; y < n; y++ {
-		for x := 0; x < n; x++ {
-			p := engine.Point{X: x, Y: y}
-			if b.At(p) == engine.Empty && maybeFive(b, p, c) && makesFive(b, p, c) {
-				out = append(out, p)
+	for i, s := range b.Moves() {
+		if (i%2 == 0) != (c == engine.Black) {
+			continue
+		}
+		for _, d := range dirs {
+			for k := -4; k <= 4; k++ {
+				e := engine.Point{X: s.X + k*d.X, Y: s.Y + k*d.Y}
+				if k == 0 || !e.Valid(n) || mark[e.Y*n+e.X] || b.At(e) != engine.Empty {
+					continue
+				}
+				mark[e.Y*n+e.X] = true
+				if !fn(e) {
+					return
+				}
 			}
 		}
 	}
-	return out
 }
 
 // maybeFive is a cheap filter: a five through p needs four c stones near it on a line.
@@ -88,16 +115,12 @@ func maybeFive(b *engine.Board, p engine.Point, c engine.Color) bool {
 func fourMoves(b *engine.Board) []engine.Point {
 	c := b.ToMove()
 	var out []engine.Point
-	n := b.Size()
-	for y := 0; y < n; y++ {
-		for x := 0; x < n; x++ {
-			p := engine.Point{X: x, Y: y}
-			if b.At(p) != engine.Empty || !makesFour(b, p, c) || b.Check(p) != nil {
-				continue
-			}
+	nearLines(b, c, func(p engine.Point) bool {
+		if makesFour(b, p, c) && b.Check(p) == nil {
 			out = append(out, p)
 		}
-	}
+		return true
+	})
 	return out
 }
 
@@ -159,7 +182,7 @@ func NewSolver() *Solver { return &Solver{fail: map[uint64]int{}} }
 // fours before the five.
 func (s *Solver) VCF(b *engine.Board, depth int) bool {
 	att := b.ToMove()
-	if len(WinningPoints(b, att)) > 0 {
+	if len(winningUpTo(b, att, 1)) > 0 {
 		return true
 	}
 	if depth == 0 {
@@ -187,7 +210,7 @@ func (s *Solver) VCF(b *engine.Board, depth int) bool {
 // candidates are the attacker's four moves, or only the block of the defender's five
 // point when the defender has one (two such points lose).
 func (s *Solver) candidates(b *engine.Board) []engine.Point {
-	dw := WinningPoints(b, b.ToMove().Opponent())
+	dw := winningUpTo(b, b.ToMove().Opponent(), 2)
 	switch {
 	case len(dw) > 1:
 		return nil
@@ -211,8 +234,8 @@ func (s *Solver) branch(b *engine.Board, a engine.Point, depth int) bool {
 	if b.Outcome().Over {
 		return b.Outcome().Winner == att
 	}
-	aw := WinningPoints(b, att)
-	if len(aw) == 0 || len(WinningPoints(b, att.Opponent())) > 0 {
+	aw := winningUpTo(b, att, 2)
+	if len(aw) == 0 || len(winningUpTo(b, att.Opponent(), 1)) > 0 {
 		return false
 	}
 	if len(aw) >= 2 || b.Check(aw[0]) != nil {

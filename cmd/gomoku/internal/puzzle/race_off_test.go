@@ -1,0 +1,5 @@
+//go:build !race
+
+package puzzle
+
+const raceEnabled = false
