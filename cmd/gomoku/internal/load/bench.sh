@@ -4,9 +4,10 @@
 # it, runs the requested scenarios with `gomoku load -json`, and leaves the JSON reports in
 # $OUT (default /tmp/gomoku-load). Never touches 127.0.0.1:6379.
 #
-#   cmd/gomoku/internal/load/bench.sh [idle|games|throughput|spectators|all]...
+#   cmd/gomoku/internal/load/bench.sh [idle|games|throughput|spectators|ai|all]...
 set -euo pipefail
-cd "$(dirname "$0")/../../../.."
+HERE=$(cd "$(dirname "$0")" && pwd)
+cd "$HERE/../../../.."
 OUT=${OUT:-/tmp/gomoku-load}
 mkdir -p "$OUT"
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
@@ -55,31 +56,15 @@ machine() {
 run() { # name, gomoku load flags...
 	local name=$1
 	shift
-	echo "== $name: gomoku load -url http://127.0.0.1:\$PORT $* (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
+	local la
+	la=$(cut -d' ' -f1-3 /proc/loadavg)
+	echo "== $name: gomoku load -url http://127.0.0.1:\$PORT -json $* (load average before: $la)"
+	echo "$name|$la|$*" >>"$OUT/runs.txt"
 	"$OUT/gomoku" load -url "http://127.0.0.1:$HPORT" -json "$@" >"$OUT/$name.json" 2>"$OUT/$name.log" || {
 		cat "$OUT/$name.log" >&2
 		return 1
 	}
-	python3 - "$OUT/$name.json" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-s = r.get("server") or {}
-def q(k):
-    x = r.get(k) or {}
-    return "p50 %.2f p95 %.2f p99 %.2f max %.2f (n=%d)" % (x.get("p50_ms",0), x.get("p95_ms",0), x.get("p99_ms",0), x.get("max_ms",0), x.get("count",0))
-print("  connections %d  moves/s %.1f  acks %d  violations %d  reconnects %d  errors %s  closes %s" % (
-    r["connections"], r.get("moves_per_s",0), r.get("acks",0), r["order_violations"], r.get("reconnects",0), r.get("errors"), r.get("closes")))
-print("  move rtt  " + q("move_rtt"))
-print("  spectator " + q("spectator_delivery"))
-if s:
-    print("  server: conns %.0f  RSS %.1f MiB  heap %.1f MiB  per added conn: RSS %.1f KiB heap %.1f KiB  server p99 read->ack <= %s s" % (
-        s["after"]["ws_connections"], s["after"]["process_resident_memory_bytes"]/2**20, s["after"]["go_memstats_heap_inuse_bytes"]/2**20,
-        s["rss_per_added_conn_bytes"]/1024, s["heap_inuse_per_added_conn_bytes"]/1024, s["after"].get("move_latency_p99_s")))
-raw = r.get("raw_redis")
-if raw:
-    print("  raw append script: %.0f appends/s (%d writers, p99 %.2f ms); server/raw = %.1f %%" % (
-        raw["appends_per_s"], raw["writers"], raw["latency"]["p99_ms"], 100*r.get("moves_per_s",0)/max(raw["appends_per_s"],1)))
-PY
+	python3 "$HERE/summary.py" "$OUT/$name.json"
 }
 
 machine
@@ -88,22 +73,30 @@ for s in "$@"; do
 	case $s in
 	idle | all)
 		start_server
-		run idle-10000 -idle 10000 -idle-per-room 50 -duration 20s -setup 2m
+		run idle-10000 -idle 10000 -idle-per-room 50 -duration 15s -setup 3m
 		;;&
 	games | all)
 		start_server
-		run games-1000 -games 1000 -rate 1 -jitter 0.5 -churn 0.1 -duration 60s -setup 2m
+		run games-1000 -games 1000 -rate 1 -jitter 0.5 -churn 0.1 -duration 45s -setup 3m
 		;;&
 	throughput | all)
 		start_server
-		for g in ${THROUGHPUT_GAMES:-200 400 800}; do
-			run "throughput-$g" -games "$g" -rate 18 -jitter 0.2 -duration 30s -setup 2m \
-				-raw-redis "redis://127.0.0.1:$RPORT/0" -raw-writers 64 -raw-duration 15s
+		for g in ${THROUGHPUT_GAMES:-150 300 600}; do
+			run "throughput-$g" -games "$g" -rate 18 -jitter 0.2 -duration 20s -setup 2m \
+				-raw-redis "redis://127.0.0.1:$RPORT/0" -raw-writers 64 -raw-duration 10s
 		done
 		;;&
 	spectators | all)
 		start_server
-		run spectators-2000 -games 1 -spectators 2000 -rate 1 -jitter 0.2 -duration 60s -setup 2m
+		run spectators-2000 -games 1 -spectators 2000 -rate 1 -jitter 0.2 -duration 45s -setup 2m
+		;;&
+	ai | all)
+		start_server
+		for l in ${AI_LEVELS:-beginner intermediate advanced expert}; do
+			run "ai-$l" -games 10 -ai "$l" -rate 1 -jitter 0.2 -duration 30s -setup 1m
+		done
 		;;
 	esac
 done
+python3 "$HERE/summary.py" -md "$OUT"/*.json >"$OUT/summary.md"
+echo "summary: $OUT/summary.md"

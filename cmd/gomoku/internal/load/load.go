@@ -215,7 +215,7 @@ func (r *runner) scrape(ctx context.Context) (MetricsSample, bool) {
 	c := &http.Client{Timeout: 10 * time.Second}
 	s, err := ScrapeMetrics(ctx, c, r.base)
 	if err != nil {
-		r.logf("%v", err)
+		r.logf("no server memory figures: %v", err)
 		return s, false
 	}
 	return s, true

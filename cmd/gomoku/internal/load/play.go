@@ -165,17 +165,23 @@ func (c *client) ack(m *inMsg) {
 	}
 }
 
-// armLocked schedules this player's next move when it is its turn (c.mu held).
-func (c *client) armLocked() {
-	if c.spectator || c.g == nil || c.timer != nil || !c.r.moving() || c.phase != "playing" ||
-		c.board == nil || c.color == "" || c.sentPly == c.board.Ply() {
-		return
+// myTurnLocked reports whether this player should move now and has not sent a move for
+// the current ply yet (c.mu held).
+func (c *client) myTurnLocked() bool {
+	if c.spectator || c.g == nil || !c.r.moving() || c.phase != "playing" || c.board == nil ||
+		c.color == "" || c.sentPly == c.board.Ply() {
+		return false
 	}
 	toMove := "black"
 	if c.board.Ply()%2 == 1 {
 		toMove = "white"
 	}
-	if toMove != c.color {
+	return toMove == c.color
+}
+
+// armLocked schedules this player's next move when it is its turn (c.mu held).
+func (c *client) armLocked() {
+	if c.timer != nil || !c.myTurnLocked() {
 		return
 	}
 	g := c.g
@@ -197,7 +203,7 @@ func (c *client) armLocked() {
 func (c *client) play() {
 	c.mu.Lock()
 	c.timer = nil
-	if !c.r.moving() || c.phase != "playing" || c.board == nil || c.sentPly == c.board.Ply() {
+	if !c.myTurnLocked() { // the game may have ended, or a rematch swapped colours, meanwhile
 		c.mu.Unlock()
 		return
 	}
