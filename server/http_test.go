@@ -11,6 +11,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gomoku-arena/gomoku/engine"
 	"github.com/gomoku-arena/gomoku/room"
 )
 
@@ -276,4 +277,29 @@ func TestRestartKeepsSeatsAndMoves(t *testing.T) {
 			b2.sawEvent("move")
 		})
 	}
+}
+
+func TestAIBusyAndEngines(t *testing.T) {
+	e := newEnv(t, nil, func(c *Config, o *room.Options) {
+		c.Engines = map[string]string{"pela": "/nonexistent/pbrain-pela"}
+		o.Scheduler = room.NewScheduler(1, 0)
+		o.AILimits = func(l engine.Limits) engine.Limits { l.Time, l.Clock = 3*time.Second, nil; return l }
+	})
+	var eng struct {
+		Engines []map[string]string `json:"engines"`
+	}
+	require.Equal(t, http.StatusOK, e.do("GET", "/api/engines", "", nil, &eng))
+	require.Equal(t, []map[string]string{{"name": "pela"}}, eng.Engines)
+	p := e.player("Alice")
+	// The AI plays black and starts thinking at once, taking the only slot.
+	e.createRoom(p.Token, map[string]any{"me": "white", "opponent": map[string]any{"kind": "ai", "level": "master"}})
+	var er apiErr
+	require.Eventually(t, func() bool {
+		return e.do("POST", "/api/rooms", p.Token, map[string]any{"opponent": map[string]any{"kind": "ai", "level": "novice"}}, &er) == http.StatusServiceUnavailable
+	}, 2*time.Second, 20*time.Millisecond)
+	require.Equal(t, CodeAIBusy, er.Error.Code)
+	// Rooms between people are still created.
+	e.createRoom(p.Token, map[string]any{"me": "black"})
+	require.Equal(t, http.StatusBadRequest, e.do("POST", "/api/rooms", p.Token, map[string]any{"opponent": map[string]any{"kind": "engine", "engine": "nope"}}, &er))
+	require.Equal(t, CodeNoSuchEngine, er.Error.Code)
 }
