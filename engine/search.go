@@ -4,7 +4,7 @@ import "time"
 
 // Search: negamax alpha-beta with principal variation search inside iterative
 // deepening, a transposition table, killer and history move ordering, late move
-// reductions, threat-aware pruning (see movegen.go), forced-move extensions, mate
+// reductions, late move pruning, threat-aware pruning (see movegen.go), forced-move extensions, mate
 // shortcuts (a five now, an unstoppable four next move) and mate-distance scores.
 
 const (
@@ -20,9 +20,10 @@ type searchConfig struct {
 	noVCT   bool // no VCT at the root
 
 	// experiments (zero values are the defaults)
-	noLeafVCF bool
-	lmr       int  // reduction scheme: 0 default, 2 more aggressive
-	lmp       bool // late move pruning at shallow depths
+	noLeafVCF bool // no VCF at the leaves
+	plainLMR  bool // reduce at most 2 plies
+	noLMP     bool // no late move pruning
+	lmp2      bool // wider late move pruning (depth <= 5, fewer moves)
 }
 
 // searcher is an engine's search state; it is allocated once per Engine.
@@ -209,8 +210,13 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 	for i := 0; i < n; i++ {
 		m := pickMove(buf, i, n)
 		quiet := p.lvl[m][me] < lvThree && p.lvl[m][1-me] < lvThree
-		if s.cfg.lmp && !pvNode && quiet && depth <= 3 && i >= 4+4*depth*depth && best > matedIn(maxPly) {
-			continue
+		// Late move pruning: at shallow non-PV nodes, quiet moves far down the ordered
+		// list are skipped (once some move has been searched and does not lose).
+		if !s.cfg.noPrune && !s.cfg.noLMP && !pvNode && quiet && best > -MateThreshold {
+			if (!s.cfg.lmp2 && depth <= 3 && i >= 4+4*depth*depth) ||
+				(s.cfg.lmp2 && depth <= 5 && i >= 3+2*depth*depth) {
+				continue
+			}
 		}
 		s.nodes++
 		p.make(m)
@@ -224,7 +230,7 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 				if i >= 8 {
 					r = 2
 				}
-				if s.cfg.lmr == 2 && i >= 16 {
+				if !s.cfg.plainLMR && i >= 16 {
 					r = 3
 				}
 				if r >= depth-1 {

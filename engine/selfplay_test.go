@@ -81,10 +81,12 @@ func applyAB(c *searchConfig, spec string) {
 		switch f {
 		case "noleafvcf":
 			c.noLeafVCF = true
-		case "lmr2":
-			c.lmr = 2
-		case "lmp":
-			c.lmp = true
+		case "plainlmr":
+			c.plainLMR = true
+		case "nolmp":
+			c.noLMP = true
+		case "lmp2":
+			c.lmp2 = true
 		}
 	}
 }
