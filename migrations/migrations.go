@@ -32,13 +32,18 @@ import (
 // Keys of the schema record and the migration lock.
 const (
 	KeySchema = "gomoku:schema"
-	KeyLock   = "gomoku:schema:lock"
+	// KeyLock shares KeySchema's hash slot ({gomoku:schema}) so that recording a
+	// version can check the lock in the same script on Redis Cluster.
+	KeyLock = "{gomoku:schema}:lock"
 )
 
 // Errors.
 var (
 	// ErrTooNew: the store was migrated by a newer release than this one.
 	ErrTooNew = errors.New("migrations: store layout is newer than this release")
+	// ErrLockLost: the migration lock expired while this node held it (it stalled
+	// longer than the lock's TTL); Apply then starts over and waits for the lock.
+	ErrLockLost = errors.New("migrations: migration lock lost")
 	// ErrUnavailable: Redis did not answer.
 	ErrUnavailable = errors.New("migrations: redis unavailable")
 )
@@ -114,6 +119,19 @@ func apply(ctx context.Context, c redis.UniversalClient, logger *slog.Logger, al
 	if logger == nil {
 		logger = slog.Default()
 	}
+	const attempts = 5
+	for i := 1; ; i++ {
+		err := applyOnce(ctx, c, logger, all, o)
+		if !errors.Is(err, ErrLockLost) || i == attempts {
+			return err
+		}
+		logger.Warn("migrations: lost the lock while migrating; starting over", "attempt", i)
+	}
+}
+
+// applyOnce takes the lock and applies the pending migrations; it stops with
+// ErrLockLost as soon as it finds that it no longer holds the lock.
+func applyOnce(ctx context.Context, c redis.UniversalClient, logger *slog.Logger, all []Migration, o options) error {
 	for i, m := range all {
 		if m.Version != i+1 {
 			return fmt.Errorf("migrations: migration %d has version %d", i+1, m.Version)
@@ -130,7 +148,7 @@ func apply(ctx context.Context, c redis.UniversalClient, logger *slog.Logger, al
 	if cur == latest {
 		return nil
 	}
-	unlock, err := lock(ctx, c, logger, o)
+	unlock, token, err := lock(ctx, c, logger, o)
 	if err != nil {
 		return err
 	}
@@ -144,13 +162,25 @@ func apply(ctx context.Context, c redis.UniversalClient, logger *slog.Logger, al
 	}
 	for _, m := range all[cur:] {
 		start := time.Now()
+		// Fencing: if the lock expired (a stalled node), another node may be migrating;
+		// stop rather than run the same migration twice at once.
+		held, err := c.Get(ctx, KeyLock).Result()
+		if err != nil && err != redis.Nil {
+			return wrap("check lock", err)
+		}
+		if held != token {
+			return ErrLockLost
+		}
 		logger.Info("migrations: applying", "version", m.Version, "name", m.Name)
 		if err := m.Up(ctx, c); err != nil {
 			return fmt.Errorf("migrations: migration %d (%s): %w", m.Version, m.Name, err)
 		}
-		if err := c.HSet(ctx, KeySchema, "version", m.Version,
-			"applied:"+strconv.Itoa(m.Version), time.Now().UnixMilli()).Err(); err != nil {
+		res, err := recordScript.Run(ctx, c, []string{KeyLock, KeySchema}, token, m.Version, time.Now().UnixMilli()).Int()
+		if err != nil {
 			return wrap("record version", err)
+		}
+		if res != 1 {
+			return ErrLockLost
 		}
 		logger.Info("migrations: applied", "version", m.Version, "took", time.Since(start))
 	}
@@ -159,12 +189,19 @@ func apply(ctx context.Context, c redis.UniversalClient, logger *slog.Logger, al
 
 var (
 	unlockScript = redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`)
-	renewScript  = redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`)
+	// recordScript records version ARGV[2] only while the caller still holds the lock
+	// and the store is at the version before it.
+	recordScript = redis.NewScript(`if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+local v = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
+if v ~= tonumber(ARGV[2]) - 1 then return 0 end
+redis.call('HSET', KEYS[2], 'version', ARGV[2], 'applied:' .. ARGV[2], ARGV[3])
+return 1`)
+	renewScript = redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`)
 )
 
 // lock waits for the migration lock and returns its release function. While
 // held, the lock is renewed every ttl/3.
-func lock(ctx context.Context, c redis.UniversalClient, logger *slog.Logger, o options) (func(), error) {
+func lock(ctx context.Context, c redis.UniversalClient, logger *slog.Logger, o options) (func(), string, error) {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b)
 	token := hex.EncodeToString(b)
@@ -172,7 +209,7 @@ func lock(ctx context.Context, c redis.UniversalClient, logger *slog.Logger, o o
 	for {
 		ok, err := c.SetNX(ctx, KeyLock, token, o.lockTTL).Result()
 		if err != nil {
-			return nil, wrap("take lock", err)
+			return nil, "", wrap("take lock", err)
 		}
 		if ok {
 			break
@@ -183,7 +220,7 @@ func lock(ctx context.Context, c redis.UniversalClient, logger *slog.Logger, o o
 		}
 		select {
 		case <-ctx.Done():
-			return nil, fmt.Errorf("migrations: waiting for the lock: %w", ctx.Err())
+			return nil, "", fmt.Errorf("migrations: waiting for the lock: %w", ctx.Err())
 		case <-time.After(o.pollWait):
 		}
 	}
@@ -208,7 +245,7 @@ func lock(ctx context.Context, c redis.UniversalClient, logger *slog.Logger, o o
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = unlockScript.Run(ctx, c, []string{KeyLock}, token).Err()
-	}, nil
+	}, token, nil
 }
 
 func wrap(op string, err error) error {

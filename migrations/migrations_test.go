@@ -242,7 +242,7 @@ func TestConcurrentStartups(t *testing.T) {
 				return up(ctx, c)
 			}
 		}
-		o := options{lockTTL: 300 * time.Millisecond, pollWait: 10 * time.Millisecond}
+		o := options{lockTTL: 2 * time.Second, pollWait: 10 * time.Millisecond}
 		const nodes = 8
 		var wg sync.WaitGroup
 		errs := make([]error, nodes)
