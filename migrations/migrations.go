@@ -4,7 +4,7 @@
 //
 // The applied version is recorded in the hash gomoku:schema (field
 // "version", plus "applied:N" = Unix ms per migration). Apply takes the lock
-// gomoku:schema:lock (SET NX PX with a random token, renewed while it runs,
+// {gomoku:schema}:lock (SET NX PX with a random token, renewed while it runs,
 // released by compare-and-delete), so when several nodes start at once exactly
 // one migrates and the others wait for it, then find nothing to do. A node
 // that dies mid-migration leaves the lock to expire; the next node re-runs the

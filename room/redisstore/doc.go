@@ -35,7 +35,7 @@
 //
 //	gomoku:schema            hash: "version" = layout version, plus one
 //	                         "applied:N" = ms timestamp per applied migration
-//	gomoku:schema:lock       migration lock (SET NX PX, token compare-and-delete)
+//	{gomoku:schema}:lock      migration lock (SET NX PX, token compare-and-delete)
 //
 // # Writes: one script, one round trip
 //
