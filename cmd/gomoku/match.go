@@ -35,7 +35,7 @@ func runMatch(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	psq := fs.String("psq", "", "directory for PSQ game records")
 	seed := fs.Uint64("seed", 1, "seed of the players' randomness")
 	hash := fs.Int("hash", 16, "transposition table MiB per engine")
-	quiet := fs.Bool("quiet", false, "no progress bar")
+	quiet := fs.Bool("quiet", false, "no progress bar: one line per game on stderr instead")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -89,6 +89,12 @@ func runMatch(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 					s.Total.Wins, s.Total.Draws, s.Total.Losses, 100*s.Total.Score(), elo))
 				_ = bar.Add(1)
 			}
+			if bar == nil {
+				elo, lo, hi := s.Total.Elo()
+				fmt.Fprintf(stderr, "game %d: opening %s, black %s, white %s: %s (%s); total +%d =%d -%d, %.1f%%, Elo %s [%s, %s]\n",
+					g.Index+1, g.Opening, g.Black, g.White, resultText(g), g.Reason, s.Total.Wins, s.Total.Draws, s.Total.Losses,
+					100*s.Total.Score(), fmtElo(elo), fmtElo(lo), fmtElo(hi))
+			}
 			if strings.HasPrefix(g.Reason, "error") || strings.HasPrefix(g.Reason, "illegal") || g.Reason == "time" {
 				fmt.Fprintf(stderr, "\ngame %d: %s forfeits: %s\n", g.Index+1, g.Winner.Opponent(), g.Reason)
 			}
@@ -103,6 +109,16 @@ func runMatch(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	printSummary(stdout, *a, *b, sum, sprt, time.Since(start))
 	fmt.Fprintf(stdout, "settings: rule %s, %dx%d, %s, %d openings, concurrency %d\n", rule, *size, *size, timeControl(*moveTime, *clock, *inc), len(ops), *conc)
 	return err
+}
+
+func resultText(g match.Game) string {
+	switch g.Winner {
+	case engine.Black:
+		return "1-0"
+	case engine.White:
+		return "0-1"
+	}
+	return "1/2"
 }
 
 func timeControl(mt, clock, inc time.Duration) string {
