@@ -6,7 +6,7 @@ package engine
 // the weight of the pattern a stone of that colour would make there, plus a bonus for
 // the combined threat (four-three, double three, ...). The position keeps the sum of
 // these values per colour up to date on make/unmake (only the points whose line keys
-// changed are touched), so evaluating a leaf is a subtraction.
+// changed are touched), so evaluating a leaf is a subtraction and a tempo bonus.
 
 // level is the combined threat a stone of one colour would make at a point.
 type level uint8
@@ -96,8 +96,21 @@ func (p *position) combine(ci int, pats *[4]pattern) (level, int32) {
 		patternWeight[pats[3]] + levelBonus[l]
 }
 
-// evaluate returns the static score of the position for the side to move.
+// evaluate returns the static score of the position for the side to move: its value
+// sum (weighted 9/8, it moves first) minus the opponent's, plus a tempo bonus for a
+// combined threat of the side to move: a four-three point, or a double-three point
+// (not for renju black, where it may be forbidden) while the opponent has no four to
+// answer with.
 func (p *position) evaluate() Score {
 	me := p.side - 1
-	return Score(p.sum[me]*9/8 - p.sum[1-me])
+	op := 1 - me
+	e := Score(p.sum[me]*9/8 - p.sum[op])
+	switch {
+	case p.cnt[me][lvFourThree] > 0:
+		e += 300
+	case p.cnt[me][lvThreeThree] > 0 && (p.rule != Renju || p.side != Black) &&
+		p.cnt[op][lvFour]+p.cnt[op][lvFourThree] == 0:
+		e += 150
+	}
+	return e
 }

@@ -87,6 +87,8 @@ func applyAB(c *searchConfig, spec string) {
 			c.noLMP = true
 		case "lmp2":
 			c.lmp2 = true
+		case "notempo":
+			c.noTempo = true
 		}
 	}
 }
