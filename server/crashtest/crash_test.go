@@ -1,0 +1,187 @@
+package crashtest
+
+import (
+	"context"
+	"math/rand"
+	"os"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/gomoku-arena/gomoku/room/redisstore/redistest"
+)
+
+// seed returns CRASHTEST_SEED or a fresh one, logged so that a run can be repeated.
+func seed(t *testing.T) int64 {
+	s := time.Now().UnixNano()
+	if v := os.Getenv("CRASHTEST_SEED"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		require.NoError(t, err, "CRASHTEST_SEED")
+		s = n
+	}
+	t.Logf("seed %d (repeat with CRASHTEST_SEED=%d)", s, s)
+	return s
+}
+
+// TestCrashGomokud is issue 5's crash test: a real gomokud process on a real
+// redis-server (appendfsync always) plays two human games, a human-vs-AI game and an
+// AI-vs-AI exhibition driven by WebSocket clients, and is killed with SIGKILL at random
+// moments and restarted on the same port. Clients reconnect with their token and last
+// seq and resend unanswered moves. Every acknowledged move must be stored at its ply and
+// seq, nothing twice, seqs contiguous, and every game must reach its end.
+func TestCrashGomokud(t *testing.T) {
+	requireBin(t)
+	sd := seed(t)
+	rng := rand.New(rand.NewSource(sd))
+	kills, filler := 6, 56
+	if testing.Short() {
+		kills, filler = 3, 24
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 80*time.Second)
+	defer cancel()
+
+	rs := redistest.Start(t) // AOF, appendfsync always
+	node := StartNode(t, "gomokud", rs.URL())
+	base := node.Base()
+	ledger := newLedger()
+
+	type game struct {
+		name  string
+		room  string
+		seats []*Seat
+		watch []*Client
+	}
+	var games []*game
+
+	// Two human-vs-human games with scripted moves (black wins by a five).
+	for g := 0; g < 2; g++ {
+		a := mustPlayer(t, ctx, base, "a"+strconv.Itoa(g))
+		b := mustPlayer(t, ctx, base, "b"+strconv.Itoa(g))
+		id := mustRoom(t, ctx, base, a.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "human"}})
+		ca, cb := NewClient(base, id, a.Token), NewClient(base, id, b.Token)
+		require.NoError(t, ca.Reconnect(ctx))
+		sit(t, ctx, cb, "white")
+		moves := scriptedGame(rand.New(rand.NewSource(rng.Int63())), filler)
+		gm := &game{name: "human" + strconv.Itoa(g), room: id}
+		gm.seats = []*Seat{
+			{C: ca, Color: "black", Next: scripted(moves), Think: think(rng.Int63(), 30*time.Millisecond, 130*time.Millisecond), Ledger: ledger},
+			{C: cb, Color: "white", Next: scripted(moves), Think: think(rng.Int63(), 30*time.Millisecond, 130*time.Millisecond), Ledger: ledger},
+		}
+		spec := NewClient(base, id, "")
+		require.NoError(t, spec.Reconnect(ctx))
+		gm.watch = []*Client{spec}
+		games = append(games, gm)
+	}
+	// Human (black) against a novice AI (100 ms budget); the human resigns at ply 90.
+	{
+		h := mustPlayer(t, ctx, base, "human")
+		id := mustRoom(t, ctx, base, h.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "ai", "level": "novice"}})
+		c := NewClient(base, id, h.Token)
+		require.NoError(t, c.Reconnect(ctx))
+		games = append(games, &game{name: "vs-ai", room: id, seats: []*Seat{{
+			C: c, Color: "black", Next: blocker(rand.New(rand.NewSource(rng.Int63()))),
+			Think: think(rng.Int63(), 30*time.Millisecond, 130*time.Millisecond), ResignAt: 90, Ledger: ledger,
+		}}})
+	}
+	// AI vs AI exhibition, watched by its creator.
+	{
+		w := mustPlayer(t, ctx, base, "watcher")
+		id := mustRoom(t, ctx, base, w.Token, map[string]any{"me": "none",
+			"black": map[string]any{"kind": "ai", "level": "novice"}, "white": map[string]any{"kind": "ai", "level": "novice"}})
+		c := NewClient(base, id, w.Token)
+		require.NoError(t, c.Reconnect(ctx))
+		games = append(games, &game{name: "ai-vs-ai", room: id, watch: []*Client{c}})
+	}
+
+	start := time.Now()
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for _, g := range games {
+		for _, s := range g.seats {
+			wg.Add(1)
+			go func(s *Seat) { defer wg.Done(); errs <- s.Run(ctx) }(s)
+		}
+		for _, c := range g.watch {
+			wg.Add(1)
+			go func(c *Client) { defer wg.Done(); errs <- Follow(ctx, c) }(c)
+		}
+	}
+	allDone := make(chan struct{})
+	go func() { wg.Wait(); close(allDone) }()
+
+	// The killer: SIGKILL at seeded random moments, restart after a random pause. The
+	// first kill lands while the AI of the human-vs-AI game searches (right after the
+	// human's move was stored), the second while the exhibition runs; the rest at random.
+	aiGame, exhibition := games[2], games[3]
+	done := 0
+killing:
+	for done < kills {
+		what := "random moment"
+		switch done {
+		case 0:
+			what = "AI seat searching (human-vs-AI)"
+			_, _ = aiGame.seats[0].C.Wait(ctx, func(v View) bool { return v.Over() || (len(v.Moves) >= 4 && v.ToMove() == "white") })
+		case 1:
+			what = "AI vs AI exhibition in play"
+			_, _ = exhibition.watch[0].Wait(ctx, func(v View) bool { return v.Over() || len(v.Moves) >= 6 })
+		default:
+			select {
+			case <-allDone:
+				break killing
+			case <-time.After(time.Duration(200+rng.Intn(1200)) * time.Millisecond):
+			}
+		}
+		node.Kill()
+		down := time.Duration(rng.Intn(400)) * time.Millisecond
+		time.Sleep(down)
+		node.Restart()
+		done++
+		t.Logf("kill %d (%s) at %v (down %v + restart)", done, what, time.Since(start).Round(time.Millisecond), down)
+	}
+	if done < kills {
+		t.Logf("games ended after %d of %d kills", done, kills)
+	}
+	select {
+	case <-allDone:
+	case <-ctx.Done():
+		for _, g := range games {
+			for _, s := range g.seats {
+				v := s.C.View()
+				t.Logf("%s %s: alive=%v phase=%q moves=%d last_seq=%d", g.name, s.Color, v.Alive, v.Phase, len(v.Moves), v.LastSeq)
+			}
+		}
+		t.Fatalf("games did not finish within the deadline after %d kills", done)
+	}
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	t.Logf("%d games finished in %v with %d gomokud kills", len(games), time.Since(start).Round(time.Millisecond), done)
+
+	for _, g := range games {
+		acks := ledger.get(g.room)
+		snap := verifyRoom(t, ctx, base, g.room, acks, true)
+		dups := 0
+		for _, a := range acks {
+			if a.Duplicate {
+				dups++
+			}
+		}
+		t.Logf("%s (%s): %d moves, %d acks (%d duplicate acks of resent moves), result %s by %s, seq %d",
+			g.name, g.room, len(snap.Moves), len(acks), dups, snap.Result, snap.Reason, snap.Seq)
+		for _, s := range g.seats {
+			for _, p := range s.C.Problems() {
+				t.Errorf("%s %s client: %s", g.name, s.Color, p)
+			}
+		}
+		for _, c := range g.watch {
+			for _, p := range c.Problems() {
+				t.Errorf("%s watcher: %s", g.name, p)
+			}
+		}
+	}
+	require.NotEmpty(t, ledger.get(games[2].room), "the AI game had no acknowledged human move")
+}

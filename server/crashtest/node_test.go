@@ -1,0 +1,215 @@
+package crashtest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gomoku-arena/gomoku/room/redisstore/redistest"
+)
+
+// gomokudBin is the gomokud binary built once by TestMain (empty when integration tests
+// are off or the build failed; buildErr says why).
+var (
+	gomokudBin string
+	buildErr   error
+)
+
+func TestMain(m *testing.M) {
+	var dir string
+	if redistest.Enabled() {
+		var err error
+		dir, err = os.MkdirTemp("", "gomokud-crashtest-")
+		if err == nil {
+			bin := filepath.Join(dir, "gomokud")
+			start := time.Now()
+			cmd := exec.Command("go", "build", "-o", bin, "github.com/gomoku-arena/gomoku/cmd/gomokud")
+			out, berr := cmd.CombinedOutput()
+			if berr != nil {
+				buildErr = fmt.Errorf("go build gomokud: %v: %s", berr, out)
+			} else {
+				gomokudBin = bin
+				fmt.Fprintf(os.Stderr, "crashtest: built gomokud in %v\n", time.Since(start).Round(time.Millisecond))
+			}
+		} else {
+			buildErr = err
+		}
+	}
+	code := m.Run()
+	if dir != "" {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}
+
+// requireBin skips without GOMOKU_INTEGRATION=1 and fails when the binary did not build.
+func requireBin(t *testing.T) string {
+	t.Helper()
+	if !redistest.Enabled() {
+		t.Skipf("crashtest: skipping: runs real gomokud and redis-server processes; set %s=1 to run it", redistest.EnvIntegration)
+	}
+	if gomokudBin == "" {
+		t.Fatalf("crashtest: no gomokud binary: %v", buildErr)
+	}
+	return gomokudBin
+}
+
+// Node is one gomokud child process on a fixed loopback port (kept across restarts).
+type Node struct {
+	t    *testing.T
+	Name string
+	bin  string
+	port int
+	args []string
+	env  []string
+	logp string
+
+	mu   sync.Mutex
+	cmd  *exec.Cmd
+	done chan struct{}
+	runs int
+}
+
+// StartNode starts gomokud with REDIS_URL=redisURL on a free port and waits until
+// /healthz answers.
+func StartNode(t *testing.T, name, redisURL string, extraArgs ...string) *Node {
+	t.Helper()
+	bin := requireBin(t)
+	n := &Node{t: t, Name: name, bin: bin, logp: filepath.Join(t.TempDir(), name+".log")}
+	n.env = append(os.Environ(), "REDIS_URL="+redisURL)
+	n.args = append([]string{"-max-conns-per-ip", "0", "-log-level", "info"}, extraArgs...)
+	t.Cleanup(func() {
+		n.Kill()
+		if t.Failed() {
+			b, _ := os.ReadFile(n.logp)
+			if len(b) > 6000 {
+				b = b[len(b)-6000:]
+			}
+			t.Logf("%s log tail (%s):\n%s", n.Name, n.logp, b)
+		}
+	})
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		if n.port, err = freePort(); err != nil {
+			continue
+		}
+		if err = n.start(); err == nil {
+			return n
+		}
+	}
+	t.Fatalf("crashtest: cannot start %s: %v", name, err)
+	return nil
+}
+
+// Base is the node's HTTP base URL.
+func (n *Node) Base() string { return "http://127.0.0.1:" + strconv.Itoa(n.port) }
+
+func (n *Node) start() error {
+	args := append([]string{"-addr", "127.0.0.1:" + strconv.Itoa(n.port)}, n.args...)
+	cmd := exec.Command(n.bin, args...)
+	cmd.Env = n.env
+	f, err := os.OpenFile(n.logp, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	n.mu.Lock()
+	n.runs++
+	fmt.Fprintf(f, "==== crashtest: %s run %d at %s\n", n.Name, n.runs, time.Now().Format(time.RFC3339Nano))
+	n.mu.Unlock()
+	cmd.Stdout, cmd.Stderr = f, f
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		f.Close()
+		return err
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); f.Close(); close(done) }()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		select {
+		case <-done:
+			return fmt.Errorf("%s exited during start-up (see %s)", n.Name, n.logp)
+		default:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		err := call(ctx, "GET", n.Base()+"/healthz", "", nil, nil)
+		cancel()
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			<-done
+			return fmt.Errorf("%s not healthy after 20s: %v", n.Name, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	n.mu.Lock()
+	n.cmd, n.done = cmd, done
+	n.mu.Unlock()
+	return nil
+}
+
+// Kill sends SIGKILL (a crash) and waits for the process to exit.
+func (n *Node) Kill() {
+	n.mu.Lock()
+	cmd, done := n.cmd, n.done
+	n.cmd = nil
+	n.mu.Unlock()
+	if cmd == nil {
+		return
+	}
+	_ = cmd.Process.Kill()
+	<-done
+}
+
+// Running reports whether the process is up.
+func (n *Node) Running() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.cmd != nil
+}
+
+// Restart starts the process again on the same port (after Kill).
+func (n *Node) Restart() {
+	n.t.Helper()
+	n.Kill()
+	var err error
+	for attempt := 0; attempt < 50; attempt++ {
+		if err = n.start(); err == nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	n.t.Fatalf("crashtest: restart %s: %v", n.Name, err)
+}
+
+// Log returns the node's log so far.
+func (n *Node) Log() []byte {
+	b, _ := os.ReadFile(n.logp)
+	return b
+}
+
+// Help returns `gomokud -h` output.
+func helpText(t *testing.T) string {
+	out, _ := exec.Command(requireBin(t), "-h").CombinedOutput()
+	return string(bytes.TrimSpace(out))
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
