@@ -1,0 +1,162 @@
+package crashtest
+
+import (
+	"context"
+	"math/rand"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/gomoku-arena/gomoku/room/redisstore/redistest"
+)
+
+// TestRedisRestartDuringPlay is issue 5's "Redis restart during play" against real
+// processes: redis-server (AOF, appendfsync always) is killed with SIGKILL mid-game and
+// restarted, without restarting gomokud. During the outage a move is refused with
+// unavailable (never acked, not applied) and /readyz fails; after Redis is back
+// /readyz passes, the acked moves are there, the AI seat whose search ended during
+// the outage gets its move stored, and both games play on to the end. A second phase
+// kills Redis twice more at random moments while both games run.
+func TestRedisRestartDuringPlay(t *testing.T) {
+	requireBin(t)
+	sd := seed(t)
+	rng := rand.New(rand.NewSource(sd))
+	ctx, cancel := context.WithTimeout(context.Background(), 80*time.Second)
+	defer cancel()
+
+	rs := redistest.Start(t)
+	node := StartNode(t, "gomokud", rs.URL())
+	base := node.Base()
+	ledger := newLedger()
+
+	// A human game and a human-vs-AI game.
+	a, b := mustPlayer(t, ctx, base, "alice"), mustPlayer(t, ctx, base, "bob")
+	hid := mustRoom(t, ctx, base, a.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "human"}})
+	ca, cb := NewClient(base, hid, a.Token), NewClient(base, hid, b.Token)
+	require.NoError(t, ca.Reconnect(ctx))
+	sit(t, ctx, cb, "white")
+	script := scriptedGame(rand.New(rand.NewSource(rng.Int63())), 40)
+	black := &Seat{C: ca, Color: "black", Next: scripted(script), Ledger: ledger,
+		Think: think(rng.Int63(), 20*time.Millisecond, 100*time.Millisecond)}
+	white := &Seat{C: cb, Color: "white", Next: scripted(script), Ledger: ledger,
+		Think: think(rng.Int63(), 20*time.Millisecond, 100*time.Millisecond)}
+
+	h := mustPlayer(t, ctx, base, "human")
+	aid := mustRoom(t, ctx, base, h.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "ai", "level": "novice"}})
+	ch := NewClient(base, aid, h.Token)
+	require.NoError(t, ch.Reconnect(ctx))
+	human := &Seat{C: ch, Color: "black", Next: blocker(rand.New(rand.NewSource(rng.Int63()))), Ledger: ledger, ResignAt: 90,
+		Think: think(rng.Int63(), 20*time.Millisecond, 100*time.Millisecond)}
+
+	// Phase 1: 10 acked moves in the human game, 2 in the AI game.
+	for ply := 0; ply < 10; ply++ {
+		c := ca
+		if ply%2 == 1 {
+			c = cb
+		}
+		r, err := c.Move(ctx, "p1-"+script[ply], ply, script[ply])
+		require.NoError(t, err)
+		require.Equal(t, "ack", r.Type, "move %d: %+v", ply, r)
+		ledger.add(hid, ackRec{Ply: ply, Point: script[ply], Seq: r.Seq})
+	}
+	move := func(c *Client, ply int, p string) Msg {
+		r, err := c.Move(ctx, "p1-"+p, ply, p)
+		require.NoError(t, err)
+		return r
+	}
+	for i := 0; i < 2; i++ {
+		v, err := ch.Wait(ctx, func(v View) bool { return v.ToMove() == "black" && v.Phase == "playing" })
+		require.NoError(t, err)
+		p := human.Next(v)
+		r := move(ch, len(v.Moves), p)
+		require.Equal(t, "ack", r.Type, "%+v", r)
+		ledger.add(aid, ackRec{Ply: len(v.Moves), Point: p, Seq: r.Seq})
+	}
+	// The AI is now searching its reply; Redis dies under it.
+	_, err := cb.Wait(ctx, func(v View) bool { return len(v.Moves) == 10 })
+	require.NoError(t, err)
+	rs.Kill()
+	t.Logf("redis killed")
+	require.Eventually(t, func() bool { return !Ready(ctx, base) }, 10*time.Second, 50*time.Millisecond, "/readyz still ready with Redis down")
+
+	const offScript = "n14" // never in a scripted game (odd, odd)
+	for i := 0; i < 2; i++ {
+		t0 := time.Now()
+		r := move(ca, 10, offScript)
+		require.Equal(t, "error", r.Type, "a move while Redis is down must not be acked: %+v", r)
+		require.Equal(t, "unavailable", r.Code, "%+v", r)
+		t.Logf("move refused with %s in %v: %s", r.Code, time.Since(t0).Round(time.Millisecond), r.Message)
+	}
+	if snap, err := GetRoom(ctx, base, hid); err == nil {
+		require.Len(t, snap.Moves, 10, "refused move changed the live room: %v", snap.Moves)
+	} else {
+		t.Logf("GET room during outage: %v", err)
+	}
+	require.False(t, Ready(ctx, base), "/readyz with Redis down")
+	time.Sleep(time.Duration(300+rng.Intn(700)) * time.Millisecond)
+
+	rs.Restart()
+	t.Logf("redis restarted")
+	require.Eventually(t, func() bool { return Ready(ctx, base) }, 10*time.Second, 50*time.Millisecond, "/readyz not ready after Redis came back")
+	// The refused move was not applied: the scripted one is played at ply 10.
+	for deadline := time.Now().Add(15 * time.Second); ; {
+		r := move(ca, 10, script[10])
+		if r.Type == "ack" {
+			ledger.add(hid, ackRec{Ply: 10, Point: script[10], Seq: r.Seq, Duplicate: r.Duplicate})
+			break
+		}
+		require.Equal(t, "unavailable", r.Code, "%+v", r)
+		require.True(t, time.Now().Before(deadline), "moves still refused 15 s after Redis came back: %+v", r)
+		time.Sleep(100 * time.Millisecond)
+	}
+	// The AI game continues without a gomokud restart: the AI move lands.
+	_, err = ch.Wait(ctx, func(v View) bool { return len(v.Moves) >= 4 || v.Over() })
+	require.NoError(t, err, "the AI seat did not move after Redis came back")
+
+	// Phase 2: all seats play on; Redis dies twice more at random moments.
+	var wg sync.WaitGroup
+	errs := make(chan error, 3)
+	for _, s := range []*Seat{black, white, human} {
+		wg.Add(1)
+		go func(s *Seat) { defer wg.Done(); errs <- s.Run(ctx) }(s)
+	}
+	allDone := make(chan struct{})
+	go func() { wg.Wait(); close(allDone) }()
+	restarts := 1
+	for i := 0; i < 2; i++ {
+		select {
+		case <-allDone:
+		case <-time.After(time.Duration(300+rng.Intn(1000)) * time.Millisecond):
+			rs.Kill()
+			time.Sleep(time.Duration(1500+rng.Intn(2000)) * time.Millisecond)
+			rs.Restart()
+			restarts++
+			t.Logf("redis restart %d", restarts)
+		}
+	}
+	select {
+	case <-allDone:
+	case <-ctx.Done():
+		t.Fatalf("games did not finish: human game %d moves, AI game %d moves", len(ca.View().Moves), len(ch.View().Moves))
+	}
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	t.Logf("moves refused as unavailable in phase 2: black %d, white %d, human-vs-AI %d", black.Unavailable, white.Unavailable, human.Unavailable)
+
+	snap := verifyRoom(t, ctx, base, hid, ledger.get(hid), true)
+	require.NotContains(t, snap.Moves, offScript, "a move refused with unavailable was applied")
+	require.Equal(t, script, snap.Moves)
+	asnap := verifyRoom(t, ctx, base, aid, ledger.get(aid), true)
+	t.Logf("human game %s: %d moves, %s by %s; AI game %s: %d moves, %s by %s; %d Redis restarts",
+		hid, len(snap.Moves), snap.Result, snap.Reason, aid, len(asnap.Moves), asnap.Result, asnap.Reason, restarts)
+	for _, c := range []*Client{ca, cb, ch} {
+		for _, p := range c.Problems() {
+			t.Errorf("client %s: %s", c.Room, p)
+		}
+	}
+	require.True(t, node.Running(), "gomokud must survive Redis restarts")
+}
