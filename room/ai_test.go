@@ -316,3 +316,58 @@ func TestPassiveRoomRunsNoSearchUntilActive(t *testing.T) {
 	}
 	assert.Equal(t, int32(1), stub.started.Load())
 }
+
+func TestAIMoveWriteRetried(t *testing.T) {
+	stub := &stubPlayer{name: "stub", gate: make(chan struct{})}
+	e := newEnv(t, func(o *Options) { o.Players = stubPlayers(stub); o.RetryDelay = time.Second })
+	r, s := e.vsAI(nil)
+	e.move(r, alice, 0, "a1")
+	waitFor(t, "search", func() bool { return stub.started.Load() == 1 })
+	attempted := make(chan struct{}, 4)
+	e.store.OnAppend = func(string, uint64, []Event) { attempted <- struct{}{} }
+	e.store.FailAppends(1)
+	stub.gate <- struct{}{} // the AI answers; storing its move fails
+	<-attempted
+	time.Sleep(20 * time.Millisecond)
+	assert.Equal(t, 1, r.State().Ply(), "nothing applied without the store")
+	e.clock.Advance(time.Second) // the retry
+	ev := waitEvent(t, s, EvMove)
+	for ev.Color != "white" {
+		ev = waitEvent(t, s, EvMove)
+	}
+	assert.Equal(t, 1, ev.Ply)
+	assert.Equal(t, int32(1), stub.started.Load(), "the result was kept, not searched again")
+}
+
+func TestAILimitsFollowClock(t *testing.T) {
+	stub := &stubPlayer{name: "stub"}
+	e := newEnv(t, func(o *Options) { o.Players = stubPlayers(stub) })
+	r, s := e.vsAI(func(s *Settings) { s.Time = TimeControl{BaseMS: 60_000, IncrementMS: 2_000, PerMoveMS: 10_000} })
+	e.clock.Advance(3 * time.Second)
+	e.move(r, alice, 0, "a1")
+	waitEvent(t, s, EvMove)
+	waitEvent(t, s, EvMove)
+	require.Len(t, stub.limits, 1)
+	l := stub.limits[0]
+	require.NotNil(t, l.Clock)
+	assert.Equal(t, 60*time.Second, l.Clock.Left, "white's clock has not run yet")
+	assert.Equal(t, 2*time.Second, l.Clock.Increment)
+	assert.Equal(t, 9500*time.Millisecond, l.Time, "per-move limit minus a 0.5 s margin")
+}
+
+func TestManagerJoin(t *testing.T) {
+	e := newEnv(t, func(o *Options) { o.Linger = time.Second })
+	r := e.humans(nil)
+	e.do(r, Command{Kind: CmdResign, By: bob})
+	e.clock.Advance(2 * time.Second) // finished and nobody there: it stops
+	<-r.Done()
+	r2, sub, err := e.m.Join(e.ctx, r.ID(), SubscribeOptions{Viewer: alice})
+	require.NoError(t, err)
+	defer sub.Close()
+	u := next(t, sub)
+	require.NotNil(t, u.Snapshot)
+	assert.Equal(t, "finished", u.Snapshot.Status)
+	assert.NotSame(t, r, r2)
+	_, _, err = e.m.Join(e.ctx, "missing", SubscribeOptions{})
+	assert.Equal(t, "no_such_room", Code(err))
+}

@@ -23,6 +23,7 @@ type stubPlayer struct {
 	cancelled atomic.Int32
 	mu        sync.Mutex
 	boards    []uint64
+	limits    []engine.Limits
 }
 
 func (p *stubPlayer) Name() string { return p.name }
@@ -31,6 +32,7 @@ func (p *stubPlayer) Play(ctx context.Context, b *engine.Board, l engine.Limits,
 	p.started.Add(1)
 	p.mu.Lock()
 	p.boards = append(p.boards, b.Hash())
+	p.limits = append(p.limits, l)
 	p.mu.Unlock()
 	mv := firstEmpty(b)
 	for i := 1; i <= p.infos; i++ {
