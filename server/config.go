@@ -59,7 +59,7 @@ func DefaultConfig() Config {
 		MaxConnsPerIP:   64,
 		RateLimit:       10,
 		RateBurst:       20,
-		SendQueue:       256,
+		SendQueue:       32,
 		HelloTimeout:    10 * time.Second,
 	}
 }

@@ -374,15 +374,19 @@ func (s *Server) websocket(c echo.Context) error {
 	s.mu.Unlock()
 	s.metrics.Connections.Inc()
 	s.metrics.ConnectionsTotal.Inc()
-	defer func() {
-		<-cn.done
-		s.mu.Lock()
-		delete(s.conns, cn)
-		s.mu.Unlock()
-		s.metrics.Connections.Dec()
-		s.ipConns.release(ip)
-		s.connWG.Done()
+	// The reader runs in its own goroutine so that this handler returns: net/http's and
+	// Echo's per-request state (buffers, context) is freed for the connection's lifetime.
+	go func() {
+		defer func() {
+			<-cn.done
+			s.mu.Lock()
+			delete(s.conns, cn)
+			s.mu.Unlock()
+			s.metrics.Connections.Dec()
+			s.ipConns.release(ip)
+			s.connWG.Done()
+		}()
+		cn.serve()
 	}()
-	cn.serve()
 	return nil
 }

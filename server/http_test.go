@@ -11,7 +11,6 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gomoku-arena/gomoku/engine"
 	"github.com/gomoku-arena/gomoku/room"
 )
 
@@ -280,10 +279,10 @@ func TestRestartKeepsSeatsAndMoves(t *testing.T) {
 }
 
 func TestAIBusyAndEngines(t *testing.T) {
+	sched := room.NewScheduler(1, 0)
 	e := newEnv(t, nil, func(c *Config, o *room.Options) {
 		c.Engines = map[string]string{"pela": "/nonexistent/pbrain-pela"}
-		o.Scheduler = room.NewScheduler(1, 0)
-		o.AILimits = func(l engine.Limits) engine.Limits { l.Time, l.Clock = 3*time.Second, nil; return l }
+		o.Scheduler = sched
 	})
 	var eng struct {
 		Engines []map[string]string `json:"engines"`
@@ -291,13 +290,14 @@ func TestAIBusyAndEngines(t *testing.T) {
 	require.Equal(t, http.StatusOK, e.do("GET", "/api/engines", "", nil, &eng))
 	require.Equal(t, []map[string]string{{"name": "pela"}}, eng.Engines)
 	p := e.player("Alice")
-	// The AI plays black and starts thinking at once, taking the only slot.
-	e.createRoom(p.Token, map[string]any{"me": "white", "opponent": map[string]any{"kind": "ai", "level": "master"}})
+	// A search holds the only slot and none may queue: AI rooms are refused.
+	release, err := sched.Acquire(context.Background(), nil)
+	require.NoError(t, err)
 	var er apiErr
-	require.Eventually(t, func() bool {
-		return e.do("POST", "/api/rooms", p.Token, map[string]any{"opponent": map[string]any{"kind": "ai", "level": "novice"}}, &er) == http.StatusServiceUnavailable
-	}, 2*time.Second, 20*time.Millisecond)
+	require.Equal(t, http.StatusServiceUnavailable, e.do("POST", "/api/rooms", p.Token, map[string]any{"opponent": map[string]any{"kind": "ai", "level": "novice"}}, &er))
 	require.Equal(t, CodeAIBusy, er.Error.Code)
+	release()
+	e.createRoom(p.Token, map[string]any{"opponent": map[string]any{"kind": "ai", "level": "novice"}})
 	// Rooms between people are still created.
 	e.createRoom(p.Token, map[string]any{"me": "black"})
 	require.Equal(t, http.StatusBadRequest, e.do("POST", "/api/rooms", p.Token, map[string]any{"opponent": map[string]any{"kind": "engine", "engine": "nope"}}, &er))

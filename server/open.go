@@ -54,6 +54,8 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		Grace:        cfg.AbandonGrace,
 		StartGrace:   cfg.StartGrace,
 		Logger:       log.With("component", "room"),
+		// Room updates a connection may lag behind before it is dropped (and resyncs).
+		SubQueue: 64,
 	}
 	mgr := room.NewManager(store, opts)
 	ping := func(ctx context.Context) error { return client.Ping(ctx).Err() }

@@ -84,7 +84,9 @@ func NewWith(cfg Config, deps Deps) (*Server, error) {
 		frames:  newFrameCache(),
 	}
 	s.upgrader = websocket.Upgrader{
-		ReadBufferSize:    1024,
+		// Small read buffer (frames may still be up to the read limit); the 4 KiB buffer
+		// net/http allocated for the request is freed when the handler returns.
+		ReadBufferSize:    512,
 		WriteBufferSize:   2048,
 		HandshakeTimeout:  10 * time.Second,
 		CheckOrigin:       func(*http.Request) bool { return true }, // checked before Upgrade

@@ -77,6 +77,9 @@ type Client struct {
 	Base  string // http://host:port
 	Room  string
 	Token string // empty: anonymous spectator
+	// Alt lists other nodes' base URLs: Reconnect moves on to the next one when a dial
+	// fails (a load balancer's failover, for multi-node tests).
+	Alt []string
 
 	mu       sync.Mutex
 	conn     *websocket.Conn
@@ -188,6 +191,7 @@ func (c *Client) Reconnect(ctx context.Context) error {
 		if err == nil {
 			return nil
 		}
+		c.failover()
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("reconnect: %w (last: %v)", ctx.Err(), err)
@@ -197,6 +201,25 @@ func (c *Client) Reconnect(ctx context.Context) error {
 			backoff *= 2
 		}
 	}
+}
+
+// failover points the client at the next base in Alt (the current one goes last).
+func (c *Client) failover() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.Alt) == 0 {
+		return
+	}
+	next := c.Alt[0]
+	c.Alt = append(c.Alt[1:], c.Base)
+	c.Base = next
+}
+
+// BaseURL returns the node the client connects to.
+func (c *Client) BaseURL() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.Base
 }
 
 func (c *Client) read(ws *websocket.Conn, gen int) {
