@@ -97,20 +97,14 @@ func (p *position) combine(ci int, pats *[4]pattern) (level, int32) {
 }
 
 // evaluate returns the static score of the position for the side to move: its value
-// sum (weighted 9/8, it moves first) minus the opponent's, plus a tempo bonus for a
-// combined threat of the side to move: a four-three point, or a double-three point
-// (not for renju black, where it may be forbidden) while the opponent has no four to
-// answer with.
+// sum (weighted 9/8, it moves first) minus the opponent's, plus a tempo bonus when the
+// side to move has a four-three point. (A double-three bonus as well tested worse
+// under the standard rule.)
 func (p *position) evaluate() Score {
 	me := p.side - 1
-	op := 1 - me
-	e := Score(p.sum[me]*9/8 - p.sum[op])
-	switch {
-	case p.cnt[me][lvFourThree] > 0:
+	e := Score(p.sum[me]*9/8 - p.sum[1-me])
+	if p.cnt[me][lvFourThree] > 0 {
 		e += 300
-	case p.cnt[me][lvThreeThree] > 0 && (p.rule != Renju || p.side != Black) &&
-		p.cnt[op][lvFour]+p.cnt[op][lvFourThree] == 0:
-		e += 150
 	}
 	return e
 }
