@@ -4,7 +4,7 @@
 # it, runs the requested scenarios with `gomoku load -json`, and leaves the JSON reports in
 # $OUT (default /tmp/gomoku-load). Never touches 127.0.0.1:6379.
 #
-#   cmd/gomoku/internal/load/bench.sh [idle|games|throughput|spectators|ai|all]...
+#   cmd/gomoku/internal/load/bench.sh [idle|idle-gc|games|throughput|spectators|ai|all]...
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 cd "$HERE/../../../.."
@@ -14,6 +14,7 @@ ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 if [ -z "${NOBUILD:-}" ]; then # NOBUILD=1: use the binaries already in $OUT
 	go build -o "$OUT/gomokud" ./cmd/gomokud
 	go build -o "$OUT/gomoku" ./cmd/gomoku
+	go test -c -o "$OUT/loadprof" ./cmd/gomoku/internal/load
 fi
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
@@ -39,6 +40,18 @@ start_server() {
 	GPID=$!
 	for _ in $(seq 100); do curl -sf "http://127.0.0.1:$HPORT/readyz" >/dev/null && return; sleep 0.1; done
 	echo "gomokud did not become ready" >&2
+	exit 1
+}
+
+# start_profserver: the same server code in the load package's test binary, with
+# /debug/pprof/ (TestServeForProfiling), so that -force-gc can collect before measuring.
+start_profserver() {
+	[ -n "$GPID" ] && { kill "$GPID"; wait "$GPID" 2>/dev/null || true; }
+	GOMOKU_LOAD_SERVE="127.0.0.1:$HPORT" GOMOKU_LOAD_SERVE_FOR=5m REDIS_URL="redis://127.0.0.1:$RPORT/0" \
+		"$OUT/loadprof" -test.run ServeForProfiling -test.timeout 10m >>"$OUT/gomokud.log" 2>&1 &
+	GPID=$!
+	for _ in $(seq 100); do curl -sf "http://127.0.0.1:$HPORT/readyz" >/dev/null && return; sleep 0.1; done
+	echo "profiling server did not become ready" >&2
 	exit 1
 }
 
@@ -75,6 +88,11 @@ for s in "$@"; do
 		start_server
 		run idle-10000 -idle 10000 -idle-per-room 50 -duration 15s -setup 3m
 		;;&
+	idle-gc | all)
+		start_profserver
+		run idle-10000-gc -idle 10000 -idle-per-room 50 -duration 10s -setup 3m -force-gc
+		go tool pprof -top -inuse_space "http://127.0.0.1:$HPORT/debug/pprof/heap" 2>/dev/null | head -25 >"$OUT/idle-heap.txt" || true
+		;;&
 	games | all)
 		start_server
 		run games-1000 -games 1000 -rate 1 -jitter 0.5 -churn 0.1 -duration 45s -setup 3m
@@ -93,7 +111,7 @@ for s in "$@"; do
 	ai | all)
 		start_server
 		for l in ${AI_LEVELS:-beginner intermediate advanced expert}; do
-			run "ai-$l" -games 10 -ai "$l" -rate 1 -jitter 0.2 -duration 30s -setup 1m
+			run "ai-$l" -games 10 -ai "$l" -rate 4 -jitter 0.2 -duration 20s -setup 1m
 		done
 		;;
 	esac

@@ -219,6 +219,7 @@ func (r *runner) runIdle(ctx context.Context) (Report, error) {
 	rep2.Mode, rep2.Target, rep2.Started = rep.Mode, rep.Target, rep.Started
 	if okBefore && okAfter {
 		rep2.Server = NewServerMemory(before, after)
+		rep2.Server.GCForced = cfg.ForceGC
 	}
 	return rep2, nil
 }

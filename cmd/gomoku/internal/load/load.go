@@ -48,6 +48,7 @@ type Config struct {
 	RawWriters  int
 	RawDuration time.Duration
 	SpreadIPs   bool // use many 127.x.y.z source addresses
+	ForceGC     bool // GC the server (via /debug/pprof/heap?gc=1) before the final scrape
 	JSON        bool
 	Seed        uint64
 }
@@ -120,6 +121,7 @@ func Main(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Wri
 	fs.DurationVar(&c.RawDuration, "raw-duration", 10*time.Second, "length of the -raw-redis measurement (max 2m)")
 	fs.BoolVar(&c.SpreadIPs, "spread-ips", true, "connect from many 127.x.y.z addresses (per-IP limits see many clients)")
 	fs.BoolVar(&c.JSON, "json", false, "print the report as JSON")
+	fs.BoolVar(&c.ForceGC, "force-gc", false, "GC the server before and after (needs /debug/pprof/, e.g. TestServeForProfiling) so heap figures are live memory")
 	fs.Uint64Var(&c.Seed, "seed", 0, "random seed (0: from the clock)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -212,7 +214,13 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (Report, error) {
 
 // scrape reads /metrics, tolerating failure (the report then has no server section).
 func (r *runner) scrape(ctx context.Context) (MetricsSample, bool) {
-	c := &http.Client{Timeout: 10 * time.Second}
+	c := &http.Client{Timeout: 60 * time.Second}
+	if r.cfg.ForceGC {
+		if err := ForceGC(ctx, c, r.base); err != nil {
+			r.logf("%v", err)
+			return MetricsSample{}, false
+		}
+	}
 	s, err := ScrapeMetrics(ctx, c, r.base)
 	if err != nil {
 		r.logf("no server memory figures: %v", err)

@@ -18,6 +18,7 @@ type MetricsSample struct {
 	Connections    float64 `json:"ws_connections"`                // gomoku_ws_connections
 	RSS            float64 `json:"process_resident_memory_bytes"` // process_resident_memory_bytes
 	HeapInuse      float64 `json:"go_memstats_heap_inuse_bytes"`  // go_memstats_heap_inuse_bytes
+	StackInuse     float64 `json:"go_memstats_stack_inuse_bytes"` // goroutine stacks
 	Goroutines     float64 `json:"go_goroutines"`
 	Moves          float64 `json:"moves_total"`            // gomoku_moves_total
 	SlowConsumers  float64 `json:"slow_consumers_dropped"` // gomoku_slow_consumers_dropped_total
@@ -35,6 +36,10 @@ type ServerMemory struct {
 	HeapPerConn      float64       `json:"heap_inuse_per_conn_bytes"`
 	RSSPerConnDelta  float64       `json:"rss_per_added_conn_bytes"`
 	HeapPerConnDelta float64       `json:"heap_inuse_per_added_conn_bytes"`
+	// LivePerConnDelta is (heap in use + goroutine stacks) per added connection; after a
+	// forced GC (-force-gc) it is the live memory a connection costs.
+	LivePerConnDelta float64 `json:"heap_and_stack_per_added_conn_bytes"`
+	GCForced         bool    `json:"gc_forced,omitempty"`
 }
 
 // NewServerMemory derives the per-connection figures. The server's own move latency p99
@@ -48,6 +53,7 @@ func NewServerMemory(before, after MetricsSample) *ServerMemory {
 	if d := after.Connections - before.Connections; d > 0 {
 		m.RSSPerConnDelta = (after.RSS - before.RSS) / d
 		m.HeapPerConnDelta = (after.HeapInuse - before.HeapInuse) / d
+		m.LivePerConnDelta = (after.HeapInuse + after.StackInuse - before.HeapInuse - before.StackInuse) / d
 	}
 	m.After.MoveLatencyP99 = bucketQuantile(0.99, before.buckets, after.buckets)
 	return m
@@ -74,6 +80,26 @@ func bucketQuantile(q float64, before, after map[float64]float64) float64 {
 		}
 	}
 	return les[len(les)-1]
+}
+
+// ForceGC asks a server that exposes net/http/pprof for a heap profile with gc=1, which
+// runs a garbage collection first (gomokud has no pprof; the profiling server of
+// TestServeForProfiling does).
+func ForceGC(ctx context.Context, c *http.Client, base string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/debug/pprof/heap?gc=1", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return fmt.Errorf("load: force gc: %w", err)
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("load: force gc: status %d (the server needs /debug/pprof/)", resp.StatusCode)
+	}
+	return nil
 }
 
 // ScrapeMetrics reads base/metrics.
@@ -118,6 +144,8 @@ func ParseMetrics(r io.Reader) (MetricsSample, error) {
 			s.RSS = v
 		case "go_memstats_heap_inuse_bytes":
 			s.HeapInuse = v
+		case "go_memstats_stack_inuse_bytes":
+			s.StackInuse = v
 		case "go_goroutines":
 			s.Goroutines = v
 		case "gomoku_moves_total":

@@ -186,6 +186,7 @@ func (r Report) WriteTable(w io.Writer) error {
 		p("goroutines\t%.0f\t%.0f", m.Before.Goroutines, m.After.Goroutines)
 		p("per connection (after / conns)\tRSS %.1f KiB\theap %.1f KiB", m.RSSPerConn/1024, m.HeapPerConn/1024)
 		p("per added connection (delta)\tRSS %.1f KiB\theap %.1f KiB", m.RSSPerConnDelta/1024, m.HeapPerConnDelta/1024)
+		p("heap + stacks per added connection\t%.1f KiB\t(GC forced: %v)", m.LivePerConnDelta/1024, m.GCForced)
 		if m.After.MoveLatencyP99 > 0 {
 			p("server move read→ack p99 (bucket bound)\t%.1f ms\t", m.After.MoveLatencyP99*1000)
 		}

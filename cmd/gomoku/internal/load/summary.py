@@ -24,6 +24,7 @@ def line(path):
         out.append("  server: conns %.0f  RSS %.1f MiB  heap %.1f MiB  goroutines %.0f  per added conn: RSS %.1f KiB  heap %.1f KiB  server read->ack p99 <= %s s" % (
             a["ws_connections"], a["process_resident_memory_bytes"] / 2**20, a["go_memstats_heap_inuse_bytes"] / 2**20, a["go_goroutines"],
             s["rss_per_added_conn_bytes"] / 1024, s["heap_inuse_per_added_conn_bytes"] / 1024, a.get("move_latency_p99_s")))
+        out.append("  heap + stacks per added conn: %.1f KiB (GC forced: %s)" % (s.get("heap_and_stack_per_added_conn_bytes", 0) / 1024, s.get("gc_forced", False)))
     raw = r.get("raw_redis")
     if raw:
         out.append("  raw append script: %.0f appends/s (%d writers, p99 %.2f ms); server moves/s / raw = %.1f %%" % (
@@ -32,7 +33,7 @@ def line(path):
 
 
 def md(paths):
-    rows = ["| run | conns | moves/s | move RTT p50/p99/max ms | spectator p50/p99/max ms | AI reply p50/p99 ms (n) | server RSS / heap per added conn KiB | raw script appends/s | violations | errors |",
+    rows = ["| run | conns | moves/s | move RTT p50/p99/max ms | spectator p50/p99/max ms | AI reply p50/p99 ms (n) | server RSS / heap / heap+stacks per added conn KiB | raw script appends/s | violations | errors |",
             "|---|---|---|---|---|---|---|---|---|---|"]
     for p in paths:
         r = json.load(open(p))
@@ -45,7 +46,8 @@ def md(paths):
             "%.2f / %.2f / %.2f" % (mr[0], mr[2], mr[3]) if mr[4] else "-",
             "%.2f / %.2f / %.2f" % (sp[0], sp[2], sp[3]) if sp[4] else "-",
             "%.0f / %.0f (%d)" % (ai[0], ai[2], ai[4]) if ai[4] else "-",
-            "%.1f / %.1f" % (s["rss_per_added_conn_bytes"] / 1024, s["heap_inuse_per_added_conn_bytes"] / 1024) if s else "-",
+            "%.1f / %.1f / %.1f%s" % (s["rss_per_added_conn_bytes"] / 1024, s["heap_inuse_per_added_conn_bytes"] / 1024,
+                                  s.get("heap_and_stack_per_added_conn_bytes", 0) / 1024, " (GC)" if s.get("gc_forced") else "") if s else "-",
             "%.0f (%.0f %%)" % (raw["appends_per_s"], 100 * r.get("moves_per_s", 0) / max(raw["appends_per_s"], 1)) if raw else "-",
             r["order_violations"], ", ".join("%s %d" % kv for kv in sorted((r.get("errors") or {}).items())) or "-"))
     return "\n".join(rows)
