@@ -18,6 +18,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
 	cd "github.com/chromedp/chromedp"
 
 	"github.com/gomoku-arena/gomoku/server"
@@ -157,7 +160,12 @@ func ArtifactsDir() string {
 
 // SaveScreenshot writes a PNG of the viewport to ArtifactsDir()/file (or to file when absolute).
 func (p *Page) SaveScreenshot(file string) string {
-	buf, err := cd.Run(p.timeout(10*time.Second), cd.CaptureScreenshot())
+	front := func(ctx context.Context, t *cd.Target) (cd.Void, error) {
+		_, err := cdp.Call(ctx, t, page.BringToFront, cdp.Empty{})
+		return cd.Void{}, err
+	}
+	_, _ = cd.Run(p.timeout(10*time.Second*TimeScale), front)
+	buf, err := cd.Run(p.timeout(10*time.Second*TimeScale), cd.CaptureScreenshot())
 	if err != nil {
 		p.t.Logf("%s: screenshot failed: %v", p.name, err)
 		return ""
@@ -210,15 +218,26 @@ func Eval[T any](p *Page, expr string) T {
 	return v
 }
 
-// Wait polls a JavaScript predicate until it is truthy (limit d).
+// Wait evaluates a JavaScript predicate every 50 ms until it is truthy (limit d, scaled).
+// The loop runs here rather than in the page: a page's own timers are throttled when its
+// window is not in front, a Runtime.evaluate is not.
 func (p *Page) Wait(what, predicate string, d time.Duration) {
 	p.t.Helper()
-	d *= TimeScale
-	_, err := cd.Run(p.timeout(d+2*time.Second), cd.Poll[cd.Void](predicate, cd.WithPollingTimeout(d), cd.WithPollingInterval(50*time.Millisecond)))
-	if err != nil {
-		state := Eval[string](p, `JSON.stringify(window.__gomoku ? {role: __gomoku.role, conn: __gomoku.conn, phase: __gomoku.game.phase, moves: __gomoku.game.moves.map(m => m.point), status: (document.querySelector('#status')||{}).textContent} : {path: location.pathname, main: document.querySelector('#main').innerText.slice(0, 300)})`)
-		p.t.Fatalf("%s: waiting for %s (%s): %v\nstate: %s", p.name, what, predicate, err, state)
+	deadline := time.Now().Add(d * TimeScale)
+	var lastErr error
+	for {
+		ok, err := cd.Run(p.timeout(10*time.Second*TimeScale), cd.Evaluate[bool]("!!("+predicate+")"))
+		if err == nil && ok {
+			return
+		}
+		lastErr = err
+		if time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
+	state := Eval[string](p, `JSON.stringify(window.__gomoku ? {role: __gomoku.role, conn: __gomoku.conn, phase: __gomoku.game.phase, moves: __gomoku.game.moves.map(m => m.point), status: (document.querySelector('#status')||{}).textContent, trace: __gomoku.trace} : {path: location.pathname, main: document.querySelector('#main').innerText.slice(0, 300)})`)
+	p.t.Fatalf("%s: waiting for %s (%s): timeout (last error: %v)\nstate: %s", p.name, what, predicate, lastErr, state)
 }
 
 // Click clicks the element matching a CSS selector once it exists and is enabled. The
@@ -267,6 +286,19 @@ func (p *Page) StatusText() string {
 // RoomPath returns the current /r/{id} path.
 func (p *Page) RoomPath() string {
 	return Eval[string](p, `location.pathname`)
+}
+
+// Freeze stops (or restarts) script execution in the page, so that a screenshot shows the
+// state a wait has just seen even when the game moves on meanwhile.
+func (p *Page) Freeze(on bool) {
+	p.t.Helper()
+	act := func(ctx context.Context, t *cd.Target) (cd.Void, error) {
+		_, err := cdp.Call(ctx, t, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: on})
+		return cd.Void{}, err
+	}
+	if _, err := cd.Run(p.timeout(10*time.Second*TimeScale), act); err != nil {
+		p.t.Fatalf("%s: freeze %v: %v", p.name, on, err)
+	}
 }
 
 // Reload reloads the page.

@@ -24,7 +24,11 @@ func TestScreenshots(t *testing.T) {
 	e := Setup(t)
 	require.NoError(t, os.MkdirAll(dir, 0o755))
 	shot := func(p *Page, name string) {
+		start := time.Now()
+		p.Freeze(true)
 		require.NotEmpty(t, p.SaveScreenshot(filepath.Join(dir, name)))
+		p.Freeze(false)
+		t.Logf("%s in %v", name, time.Since(start))
 	}
 
 	// A game against the AI, played until the AI thinks for a while.
@@ -48,25 +52,25 @@ func TestScreenshots(t *testing.T) {
 	}
 	require.True(t, caught, "the AI panel was caught thinking")
 	shot(player, "ai-game.png")
-	player.Close()
 
 	// A finished game for the lobby: a quick beginner exhibition.
 	quick := e.NewPage(t, "quick")
 	quick.CreateGame("aivai", `f.level_black.value = 'beginner'; f.level_white.value = 'beginner'; f.time.value = 'none'`)
 	quick.Close()
 
-	// The exhibition to spectate.
+	// The exhibition to spectate: its creator watches it (me: none), from the first move.
 	host := e.NewPage(t, "host")
-	exhibition := host.CreateGame("aivai", `f.level_black.value = 'expert'; f.level_white.value = 'master'; f.rule.value = 'renju'; f.time.value = '10+5'`)
+	host.Viewport(1280, 860)
+	exhibition := host.CreateGame("aivai", `f.level_black.value = 'master'; f.level_white.value = 'master'; f.rule.value = 'renju'; f.time.value = '10+5'`)
+	host.WaitRole("spectator")
+	t.Logf("exhibition created: %d moves", Eval[int](host, `__gomoku.game.moves.length`))
+	host.Wait("some moves", `(__gomoku.game.moves.length >= 9 && __gomoku.game.moves.length % 2 === 1 && document.querySelector('#ai-panel .pv-line') !== null) || __gomoku.game.phase === 'finished'`, 90*time.Second)
+	shot(host, "spectate.png")
 
-	// Watch it from the start so that the picture shows a live game.
-	watcher := e.NewPage(t, "watcher")
-	watcher.Viewport(1280, 860)
-	watcher.Open(exhibition + "?watch=1")
-	watcher.WaitRole("spectator")
-	watcher.Wait("some moves", `__gomoku.game.moves.length >= 12 || __gomoku.game.phase === 'finished'`, 90*time.Second)
-	shot(watcher, "spectate.png")
-	watcher.Close()
+	// Another live exhibition for the lobby.
+	more := e.NewPage(t, "more")
+	more.CreateGame("aivai", `f.level_black.value = 'expert'; f.level_white.value = 'master'; f.size.value = '19'; f.time.value = '15+10'`)
+	more.Close()
 
 	// An open game waiting for an opponent.
 	carol := e.NewPage(t, "carol")
@@ -78,7 +82,7 @@ func TestScreenshots(t *testing.T) {
 	lobby := e.NewPage(t, "lobby")
 	lobby.Viewport(1280, 860)
 	lobby.Open("/")
-	lobby.Wait("lists", `document.querySelectorAll('.room').length >= 3`, 20*time.Second)
+	lobby.Wait("lists", `document.querySelectorAll('.room').length >= 5`, 20*time.Second)
 	time.Sleep(300 * time.Millisecond)
 	shot(lobby, "lobby.png")
 	lobby.Close()
@@ -90,6 +94,6 @@ func TestScreenshots(t *testing.T) {
 	phone.Open(exhibition + "?watch=1")
 	phone.Click("#lang-toggle")
 	phone.WaitRole("spectator")
-	phone.Wait("some moves", `__gomoku.game.moves.length >= 12`, 60*time.Second)
+	phone.Wait("some moves", `__gomoku.game.moves.length >= 10`, 60*time.Second)
 	shot(phone, "phone-zh.png")
 }

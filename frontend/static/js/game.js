@@ -43,6 +43,7 @@ export function renderGame(main, roomId, ctx) {
   let ai = null;
   let aiAt = 0;
   let aiCount = 0;
+  const trace = []; // last non-AI messages, for the browser tests' failure reports
   let hint = null;
   let viewPly = null; // null: live position
   let autoplay = null;
@@ -103,6 +104,10 @@ export function renderGame(main, roomId, ctx) {
   }
 
   function onMessage(msg) {
+    if (msg.type !== 'ai' && msg.type !== 'pong') {
+      trace.push(`${msg.type}${msg.event ? `:${msg.event.kind}` : ''}${msg.seq ? `#${msg.seq}` : ''}${msg.code ? `:${msg.code}` : ''}`);
+      if (trace.length > 60) trace.shift();
+    }
     switch (msg.type) {
       case 'welcome':
         role = (msg.you && msg.you.role) || 'spectator';
@@ -514,7 +519,7 @@ export function renderGame(main, roomId, ctx) {
   render();
 
   // Hook for the browser tests: a read-only view of the state, and drop() to cut the socket.
-  window.__gomoku = { get game() { return g; }, get role() { return role; }, get conn() { return conn; }, get aiMessages() { return aiCount; }, seatName,
+  window.__gomoku = { get game() { return g; }, get role() { return role; }, get conn() { return conn; }, get aiMessages() { return aiCount; }, get trace() { return trace.slice(); }, seatName,
     /** drop closes the socket as a network failure would (browser tests of reconnection). */
     drop() { if (client.ws) client.ws.close(); } };
 
