@@ -236,12 +236,12 @@ func colorCell(c engine.Color) int8 {
 	return white
 }
 
-// stop reports whether the search must stop (polled every 1024 nodes).
+// stop reports whether the search must stop (the clock is polled every 64 nodes).
 func (s *searcher) stop() bool {
 	if s.stopped {
 		return true
 	}
-	if s.nodes&1023 == 0 {
+	if s.nodes&63 == 0 {
 		if s.ctx.Err() != nil || (!s.deadline.IsZero() && time.Now().After(s.deadline)) {
 			s.stopped = true
 		}
