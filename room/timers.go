@@ -49,10 +49,10 @@ func (r *Room) nextWake() time.Time {
 // keepAlive reports whether the room must keep running with nobody connected: an AI
 // vs AI game in play, or a running clock (it must be able to flag).
 func (r *Room) keepAlive() bool {
-	if r.state.Phase() != PhasePlaying {
+	if r.state.Phase() != PhasePlaying || r.passive { // a passive room runs nothing
 		return false
 	}
-	if !r.passive && !r.state.Deadline().IsZero() {
+	if !r.state.Deadline().IsZero() {
 		return true
 	}
 	return r.state.Seat(engine.Black).Spec.IsMachine() && r.state.Seat(engine.White).Spec.IsMachine()
