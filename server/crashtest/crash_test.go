@@ -2,6 +2,7 @@ package crashtest
 
 import (
 	"context"
+	"fmt"
 	"math/rand"
 	"os"
 	"strconv"
@@ -75,10 +76,10 @@ func TestCrashGomokud(t *testing.T) {
 		gm.watch = []*Client{spec}
 		games = append(games, gm)
 	}
-	// Human (black) against a novice AI (100 ms budget); the human resigns at ply 90.
+	// Human (black) against an intermediate AI (200 ms budget); the human resigns at ply 90.
 	{
 		h := mustPlayer(t, ctx, base, "human")
-		id := mustRoom(t, ctx, base, h.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "ai", "level": "novice"}})
+		id := mustRoom(t, ctx, base, h.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "ai", "level": "intermediate"}})
 		c := NewClient(base, id, h.Token)
 		require.NoError(t, c.Reconnect(ctx))
 		games = append(games, &game{name: "vs-ai", room: id, seats: []*Seat{{
@@ -134,7 +135,14 @@ killing:
 			case <-time.After(time.Duration(200+rng.Intn(1200)) * time.Millisecond):
 			}
 		}
+		var before View
+		if done == 0 {
+			before = aiGame.seats[0].C.View()
+		}
 		node.Kill()
+		if done == 0 && !before.Over() {
+			what += fmt.Sprintf(", AI move at ply %d stored before the kill: %v", len(before.Moves), storedSeq(t, ctx, rs, aiGame.room) > before.LastSeq)
+		}
 		down := time.Duration(rng.Intn(400)) * time.Millisecond
 		time.Sleep(down)
 		node.Restart()

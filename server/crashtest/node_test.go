@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"sync"
 	"syscall"
@@ -197,6 +198,25 @@ func (n *Node) Restart() {
 func (n *Node) Log() []byte {
 	b, _ := os.ReadFile(n.logp)
 	return b
+}
+
+var nodeStartedRE = regexp.MustCompile(`msg="node started".* node=(\S+)`)
+
+// ID returns the node id the current run logged ("node started" … node=ID), or "".
+func (n *Node) ID() string {
+	n.mu.Lock()
+	runs := n.runs
+	n.mu.Unlock()
+	log := n.Log()
+	// Only the current run's lines count.
+	if i := bytes.LastIndex(log, []byte(fmt.Sprintf("==== crashtest: %s run %d ", n.Name, runs))); i >= 0 {
+		log = log[i:]
+	}
+	m := nodeStartedRE.FindAllSubmatch(log, -1)
+	if len(m) == 0 {
+		return ""
+	}
+	return string(m[len(m)-1][1])
 }
 
 // Help returns `gomokud -h` output.
