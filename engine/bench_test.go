@@ -69,6 +69,7 @@ func BenchmarkDepthIn1s(b *testing.B) {
 	boards := benchBoards(b)
 	e := New(Options{HashMiB: 16})
 	b.ReportAllocs()
+	b.ResetTimer()
 	depth := 0
 	for i := 0; i < b.N; i++ {
 		for _, bd := range boards {
@@ -102,6 +103,7 @@ func BenchmarkVCF(b *testing.B) {
 	bd, _ := BoardFromMoves(15, Freestyle, moves)
 	e := New(Options{HashMiB: 1})
 	b.ReportAllocs()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		res := e.Search(context.Background(), bd, Limits{Depth: 1}, nil)
 		if res.Score.MatePlies() <= 0 {
