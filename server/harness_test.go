@@ -35,6 +35,10 @@ type testEnv struct {
 
 type envOpt func(*Config, *room.Options)
 
+// clusterKey marks an env whose node takes part in a multi-node deployment (leases and
+// cross-node fan-out), set by withCluster.
+var withCluster envOpt = func(c *Config, _ *room.Options) { c.TrustProxy = true }
+
 // backends lists the Redis backends the integration tests run against: miniredis
 // always, a real redis-server with GOMOKU_INTEGRATION=1.
 func backends(t *testing.T) map[string]func(t *testing.T) redis.UniversalClient {
@@ -76,10 +80,25 @@ func newEnv(t *testing.T, rc redis.UniversalClient, opts ...envOpt) *testEnv {
 		o(&cfg, &ro)
 	}
 	store := roomStore(rc, cfg)
+	var cl *cluster
+	rooms := &ManagerRooms{}
+	if cfg.TrustProxy { // withCluster
+		cl = newCluster(store, 2*time.Second, cfg.Logger)
+		cl.setOptions(&ro)
+		rooms.Watch = cl.watch
+	}
 	mgr := room.NewManager(store, ro)
 	ping := func(ctx context.Context) error { return rc.Ping(ctx).Err() }
-	srv, err := NewWith(cfg, Deps{Rooms: &ManagerRooms{M: mgr, Ping: ping}, Players: NewRedisPlayers(rc), Ping: ping})
+	rooms.M, rooms.Ping = mgr, ping
+	deps := Deps{Rooms: rooms, Players: NewRedisPlayers(rc), Ping: ping}
+	if cl != nil {
+		deps.Close = func() error { cl.stop(); return nil }
+	}
+	srv, err := NewWith(cfg, deps)
 	require.NoError(t, err)
+	if cl != nil {
+		cl.start(mgr)
+	}
 	ts := httptest.NewServer(srv.Handler())
 	env := &testEnv{t: t, srv: srv, ts: ts, mgr: mgr, store: store, rc: rc}
 	t.Cleanup(func() {

@@ -57,34 +57,29 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		// Room updates a connection may lag behind before it is dropped (and resyncs).
 		SubQueue: 64,
 	}
+	cl := newCluster(store, 0, log)
+	cl.setOptions(&opts)
 	mgr := room.NewManager(store, opts)
 	ping := func(ctx context.Context) error { return client.Ping(ctx).Err() }
 	srv, err = NewWith(cfg, Deps{
-		Rooms:   &ManagerRooms{M: mgr, Ping: ping},
+		Rooms:   &ManagerRooms{M: mgr, Ping: ping, Watch: cl.watch},
 		Players: NewRedisPlayers(client),
 		Ping:    ping,
-		Close:   closeRedis,
+		Close: func() error {
+			cl.stop() // after the rooms stopped: releases this node's leases
+			return closeRedis()
+		},
 	})
 	if err != nil {
 		return fail(err)
 	}
+	cl.start(mgr)
 	client.AddHook(latencyHook{h: srv.metrics.RedisLatency})
 	srv.startGauges()
-	// Eager recovery: restore every unfinished room now, so that clocks, abandonment
-	// timers and AI seats resume without waiting for a player to come back.
-	go func() {
-		rctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		ids, err := store.LiveRooms(rctx)
-		if err != nil {
-			log.Warn("recovery: cannot list unfinished rooms", "err", err)
-			return
-		}
-		n, err := mgr.RestoreAll(rctx, ids)
-		if len(ids) > 0 || err != nil {
-			log.Info("recovery: rooms restored", "listed", len(ids), "live", n, "err", err)
-		}
-	}()
+	// Recovery is eager: the lease keeper's first round (at once) restores every game in
+	// play that no live node holds, so clocks and AI seats resume without waiting for a
+	// player; other rooms are restored lazily when someone opens them.
+	log.Info("node started", "node", cl.node)
 	if embedded {
 		log.Warn("EMBEDDED REDIS: games and players live in this process only and are LOST on restart")
 	}

@@ -97,6 +97,10 @@ func TestCrashGomokud(t *testing.T) {
 		games = append(games, &game{name: "ai-vs-ai", room: id, watch: []*Client{c}})
 	}
 
+	sending := make(chan string, 1)
+	games[0].seats[0].Sending = sending
+	games[0].seats[1].Sending = sending
+
 	start := time.Now()
 	var wg sync.WaitGroup
 	errs := make(chan error, 16)
@@ -128,6 +132,17 @@ killing:
 		case 1:
 			what = "AI vs AI exhibition in play"
 			_, _ = exhibition.watch[0].Wait(ctx, func(v View) bool { return v.Over() || len(v.Moves) >= 6 })
+		case 2, 3:
+			for len(sending) > 0 { // a fresh send, not a stale notice
+				<-sending
+			}
+			select {
+			case id := <-sending:
+				what = "move " + id + " in flight"
+				time.Sleep(time.Duration(rng.Intn(3000)) * time.Microsecond)
+			case <-allDone:
+				break killing
+			}
 		default:
 			select {
 			case <-allDone:

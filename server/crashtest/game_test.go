@@ -64,6 +64,10 @@ type Seat struct {
 	// Retry, when set, says whether an error code is transient (the move is resent).
 	Retry func(code string) bool
 
+	// Sending, when set, is told (without blocking) just before each move frame is sent,
+	// so that a killer can crash the server while the move is in flight.
+	Sending chan<- string
+
 	Unavailable int // moves refused with unavailable
 }
 
@@ -125,6 +129,12 @@ func (s *Seat) Run(ctx context.Context) error {
 		}
 		id := fmt.Sprintf("%s-%d", s.Color, ply)
 		for {
+			if s.Sending != nil {
+				select {
+				case s.Sending <- id:
+				default:
+				}
+			}
 			r, err := s.C.Move(ctx, id, ply, point)
 			if errors.Is(err, ErrDisconnected) {
 				if err := s.C.Reconnect(ctx); err != nil {

@@ -1,0 +1,146 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/redisstore"
+	"github.com/gomoku-arena/gomoku/room/roomredis"
+)
+
+// cluster makes a node one of several on one Redis (issue 8): every live room on this
+// node follows the events other nodes append (Redis pub/sub through one Hub, then
+// Room.Sync), and room leases (roomredis.LeaseKeeper) make each room's clocks and AI seats
+// run on exactly one node; a room whose lease is elsewhere runs passive here.
+type cluster struct {
+	node   string
+	hub    *redisstore.Hub
+	keeper *roomredis.LeaseKeeper
+	log    *slog.Logger
+
+	mgr    *room.Manager
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu    sync.Mutex
+	rooms map[*room.Room]bool
+}
+
+// newCluster prepares the wiring; call setOptions before room.NewManager and start after.
+func newCluster(st *roomredis.Store, leaseTTL time.Duration, log *slog.Logger) *cluster {
+	node := nodeID()
+	ctx, cancel := context.WithCancel(context.Background())
+	return &cluster{
+		node: node, hub: st.Redis().NewHub(), log: log.With("node", node),
+		keeper: roomredis.NewLeaseKeeper(st, node, leaseTTL, log.With("component", "lease")),
+		ctx:    ctx, cancel: cancel, rooms: map[*room.Room]bool{},
+	}
+}
+
+func nodeID() string {
+	h, _ := os.Hostname()
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return h + "-" + hex.EncodeToString(b[:])
+}
+
+// setOptions plugs the lease into the rooms' options.
+func (c *cluster) setOptions(o *room.Options) { o.Lease = c.keeper.Acquire }
+
+// start runs the lease keeper and the watcher of this node's rooms.
+func (c *cluster) start(m *room.Manager) {
+	c.mgr = m
+	c.wg.Add(2)
+	go func() { defer c.wg.Done(); c.keeper.Run(c.ctx, m) }()
+	go func() {
+		defer c.wg.Done()
+		t := time.NewTicker(250 * time.Millisecond)
+		defer t.Stop()
+		for {
+			for _, r := range m.Rooms() {
+				c.watch(r)
+			}
+			select {
+			case <-c.ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+}
+
+// watch subscribes room r to its Redis channel (once) and syncs it whenever another node
+// appended events, until the room stops.
+func (c *cluster) watch(r *room.Room) {
+	c.mu.Lock()
+	if c.rooms[r] || c.ctx.Err() != nil {
+		c.mu.Unlock()
+		return
+	}
+	c.rooms[r] = true
+	c.wg.Add(1)
+	c.mu.Unlock()
+	go func() {
+		defer c.wg.Done()
+		defer func() {
+			c.mu.Lock()
+			delete(c.rooms, r)
+			c.mu.Unlock()
+		}()
+		ctx, cancel := context.WithCancel(c.ctx)
+		defer cancel()
+		go func() {
+			select {
+			case <-r.Done():
+			case <-ctx.Done():
+			}
+			cancel()
+		}()
+		ch, unsubscribe, err := c.hub.Subscribe(ctx, r.ID())
+		if err != nil {
+			if ctx.Err() == nil {
+				c.log.Warn("fan-out: subscribe failed; retrying", "room", r.ID(), "err", err)
+			}
+			return // the watcher loop subscribes it again
+		}
+		defer unsubscribe()
+		// Events appended between the room's load and the subscription. (The seq is
+		// tracked here rather than read with r.State(), which may race with the actor.)
+		seq, _ := r.Sync(ctx)
+		for {
+			select {
+			case m, ok := <-ch:
+				if !ok {
+					return
+				}
+				if m.Reconnected || m.Seq > seq {
+					s, err := r.Sync(ctx)
+					if err != nil {
+						if ctx.Err() == nil {
+							c.log.Debug("fan-out: sync failed", "room", r.ID(), "err", err)
+						}
+						continue
+					}
+					seq = s
+				}
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+}
+
+// stop ends the watchers and the lease keeper (which releases this node's leases so that
+// other nodes take the rooms over at once). Call it after the Manager's Shutdown.
+func (c *cluster) stop() {
+	c.cancel()
+	c.wg.Wait()
+	_ = c.hub.Close()
+}

@@ -1,0 +1,53 @@
+package server
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestTwoNodes: players on different nodes of one Redis play each other; a spectator on
+// either node sees every event in order.
+func TestTwoNodes(t *testing.T) {
+	for name, backend := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			rc := backend(t)
+			n1, n2 := newEnv(t, rc, withCluster), newEnv(t, rc, withCluster)
+			pa, pb := n1.player("Alice"), n2.player("Bob")
+			id := n1.createRoom(pa.Token, map[string]any{"me": "black"})
+			a := n1.dial(id)
+			a.hello(pa.Token, 0)
+			b := n2.dial(id)
+			b.hello(pb.Token, 0)
+			s1, s2 := n1.dial(id), n2.dial(id)
+			s1.hello("", 1)
+			s2.hello("", 1)
+			requireAck(t, b.cmd(map[string]any{"type": "sit", "color": "white"}))
+			for ply := 0; ply < 9; ply++ {
+				c, p := a, blackFive[ply/2]
+				if ply%2 == 1 {
+					c, p = b, whiteMoves[ply/2]
+				}
+				// Wait until the mover's node has seen the previous move.
+				if ply > 0 {
+					c.saw("previous move", func(m msg) bool {
+						return m.typ() == TypeEvent && m.event().str("kind") == "move" && int(m.event()["ply"].(float64)) == ply-1
+					})
+				}
+				requireAck(t, c.move(ply, p))
+			}
+			stored, err := n1.store.Events(context.Background(), id, 1)
+			require.NoError(t, err)
+			last := stored[len(stored)-1]
+			require.Equal(t, "game_over", string(last.Kind))
+			for _, c := range []*wsClient{a, b, s1, s2} {
+				c.waitSeq(last.Seq)
+				require.Equal(t, "five", c.sawEvent("game_over").event().str("reason"))
+			}
+			for _, s := range []*wsClient{s1, s2} {
+				require.Len(t, s.events, len(stored)-1) // every event after "created", contiguous (checked on receipt)
+			}
+		})
+	}
+}
