@@ -3,8 +3,11 @@ package server
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/gomoku-arena/gomoku/engine"
 )
 
 // TestTwoNodes: players on different nodes of one Redis play each other; a spectator on
@@ -49,5 +52,40 @@ func TestTwoNodes(t *testing.T) {
 				require.Len(t, s.events, len(stored)-1) // every event after "created", contiguous (checked on receipt)
 			}
 		})
+	}
+}
+
+// TestAIRoomAcrossNodesAndFailover: the AI seat runs on the node holding the lease while
+// the human plays from another node; when that node shuts down, the other takes the room
+// over and the game goes on to the end.
+func TestAIRoomAcrossNodesAndFailover(t *testing.T) {
+	rc := backends(t)["miniredis"](t)
+	n1, n2 := newEnv(t, rc, withCluster), newEnv(t, rc, withCluster)
+	p := n1.player("Alice")
+	id := n1.createRoom(p.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "ai", "level": "beginner"}})
+	c := n2.dial(id)
+	c.hello(p.Token, 0)
+	shutdownAt := 4
+	for {
+		board := boardFromEvents(t, c.events)
+		if over := findEvent(c.events, "game_over"); over != nil {
+			require.Contains(t, []string{"black", "white", "draw"}, over.str("result"))
+			require.Greater(t, board.Ply(), shutdownAt, "the game went on after the failover")
+			break
+		}
+		require.Less(t, board.Ply(), 225)
+		if board.Ply() == shutdownAt && n1.mgr.Live(id) != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			require.NoError(t, n1.srv.Shutdown(ctx)) // releases n1's leases
+			cancel()
+		}
+		if board.ToMove() == engine.Black {
+			if r := c.move(board.Ply(), pickMove(board).String()); r.typ() == TypeError {
+				requireErr(t, r, CodeGameOver)
+				c.sawEvent("game_over")
+			}
+			continue
+		}
+		c.next()
 	}
 }
