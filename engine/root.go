@@ -65,7 +65,8 @@ func (s *searcher) run(ctx context.Context, b *Board, limits Limits, progress fu
 		}
 	}
 
-	// Root tactics may spend about a sixth of the budget (at ~1M nodes/s).
+	// Root tactics may spend about a sixth of the budget (at ~1M nodes/s), and at
+	// most a fifth of the planned time.
 	s.tacticsNodes = 200_000
 	if soft > 0 {
 		s.tacticsNodes = min(max(uint64(soft.Seconds()*150_000), 3000), 2_000_000)
@@ -84,7 +85,13 @@ func (s *searcher) run(ctx context.Context, b *Board, limits Limits, progress fu
 	s.info.Best = cellPoint(best)
 	s.info.PV = nil
 
-	if s.rootN > 1 && !s.cfg.noPrune && s.rootTactics() {
+	s.tacticsStop = time.Time{}
+	if soft > 0 {
+		s.tacticsStop = s.start.Add(soft / 5)
+	}
+	tactics := s.rootN > 1 && !s.cfg.noPrune && s.rootTactics()
+	s.tacticsStop = time.Time{}
+	if tactics {
 		return s.finish(progress)
 	}
 	maxDepth := maxPly - 20

@@ -65,7 +65,8 @@ type searcher struct {
 	root         [maxMoves]scoredMove
 	rootN        int
 	tacticsNodes uint64
-	info         Info // the last completed iteration
+	tacticsStop  time.Time // the root VCF/VCT stop at this time (zero: no limit)
+	info         Info      // the last completed iteration
 	rng          uint64
 	blunder      int // per mille (levels)
 }
@@ -83,11 +84,11 @@ func (s *searcher) poll() {
 		return
 	default:
 	}
-	if s.hard.IsZero() && s.report == nil {
+	if s.hard.IsZero() && s.report == nil && s.tacticsStop.IsZero() {
 		return
 	}
 	now := time.Now()
-	if !s.hard.IsZero() && !now.Before(s.hard) {
+	if (!s.hard.IsZero() && !now.Before(s.hard)) || (!s.tacticsStop.IsZero() && !now.Before(s.tacticsStop)) {
 		s.stopped = true
 		return
 	}
