@@ -67,6 +67,16 @@ func TestTwoPlayersPlayToFiveAndSpectatorFollows(t *testing.T) {
 	watcher.Wait("replay at 0", `document.querySelectorAll('svg.board .stones .stone').length === 0`, 5*time.Second)
 	watcher.Click("#rp-next")
 	watcher.Wait("replay at 1", `document.querySelectorAll('svg.board .stones .stone').length === 1`, 5*time.Second)
+	require.Equal(t, 2, Eval[int](watcher, `document.querySelectorAll('#dl-sgf, #dl-psq').length`), "record downloads")
+
+	// rematch: offered by the loser, accepted by the winner, colours swapped
+	bob.Click("#btn-rematch")
+	alice.Wait("rematch offer", `document.querySelector('#offer-rematch') !== null`, 10*time.Second)
+	alice.Click(`#offer-rematch [data-answer="accept"]`)
+	alice.WaitRole("white")
+	bob.WaitRole("black")
+	bob.Wait("new game", `__gomoku.game.phase === 'playing' && __gomoku.game.moves.length === 0`, 10*time.Second)
+	require.Contains(t, bob.StatusText(), "Your turn")
 }
 
 func TestReloadKeepsTheSeat(t *testing.T) {
@@ -109,6 +119,8 @@ func TestAIGameShowsThinkingAndReplies(t *testing.T) {
 	p.Wait("thinking bar seen", `window.__sawThinking === true && __gomoku.aiMessages > 0`, 5*time.Second)
 	p.Wait("my turn again", `document.querySelector('#status').textContent.includes('Your turn')`, 5*time.Second)
 	require.Equal(t, 1, Eval[int](p, `document.querySelectorAll('#btn-hint').length`), "hint button in AI games")
+	p.Click("#btn-hint")
+	p.Wait("hint on the board", `document.querySelector('svg.board .hint') !== null`, 20*time.Second)
 }
 
 func TestLanguageSwitch(t *testing.T) {
