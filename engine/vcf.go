@@ -64,26 +64,37 @@ func (s *searcher) vcf(ply, depth int) int {
 	if forced >= 0 {
 		return s.vcfTry(forced, ply, depth)
 	}
-	// Four-threes first, then plain fours.
+	// Collect the attacker's fours in one scan, four-threes first.
+	var fours [64]int16
+	n43, n := 0, 0
 	x0, y0, x1, y1 := p.region(1)
-	for pass := 0; pass < 2; pass++ {
-		for y := y0; y <= y1; y++ {
-			m := cellIndex(x0, y)
-			for x := x0; x <= x1; x, m = x+1, m+1 {
-				if p.cell[m] != 0 {
-					continue
-				}
-				l := p.lvl[m][me]
-				if (pass == 0 && l != lvFourThree) || (pass == 1 && l != lvFour) || !p.legal(m) {
-					continue
-				}
-				if d := s.vcfTry(m, ply, depth); d > 0 {
-					return d
-				}
-				if s.nodes >= s.vcfStop || s.stopped {
-					return 0
-				}
+	for y := y0; y <= y1; y++ {
+		m := cellIndex(x0, y)
+		for x := x0; x <= x1; x, m = x+1, m+1 {
+			if p.cell[m] != 0 || n == len(fours) {
+				continue
 			}
+			switch p.lvl[m][me] {
+			case lvFourThree:
+				fours[n] = fours[n43]
+				fours[n43] = int16(m)
+				n43++
+				n++
+			case lvFour:
+				fours[n] = int16(m)
+				n++
+			}
+		}
+	}
+	for _, m := range fours[:n] {
+		if !p.legal(int(m)) {
+			continue
+		}
+		if d := s.vcfTry(int(m), ply, depth); d > 0 {
+			return d
+		}
+		if s.nodes >= s.vcfStop || s.stopped {
+			return 0
 		}
 	}
 	return 0
