@@ -190,3 +190,31 @@ test('Go event shapes: seated player, clock pairs, left', () => {
   assert.equal(s.white.level, 'master');
   assert.equal(normalizeSummary({ id: 'q', status: 'open', black: { kind: 'human' }, white: { kind: 'human', name: 'B', player_id: 'p2' } }).black, null);
 });
+
+test('AI panel helpers: score text and evaluation bar share', async () => {
+  const { formatScore, blackShare } = await import('../static/js/gameui.js');
+  const { setLang } = await import('../static/js/i18n.js');
+  setLang('en');
+  assert.equal(formatScore(125, 0), '+1.25');
+  assert.equal(formatScore(-40, 0), '-0.40');
+  assert.equal(formatScore(0, 0), '0.00');
+  assert.equal(formatScore(0, 5), 'Win in 5');
+  assert.equal(formatScore(0, -3), 'Loss in 3');
+  assert.equal(blackShare(0, 0, 'black'), 0.5);
+  assert.ok(blackShare(400, 0, 'black') > 0.7);
+  assert.ok(blackShare(400, 0, 'white') < 0.3, 'a good score for white is bad for black');
+  assert.ok(blackShare(0, 7, 'black') > 0.99);
+  assert.ok(blackShare(0, 7, 'white') < 0.01);
+});
+
+test('server errors become sentences', async () => {
+  const { errorText } = await import('../static/js/game.js');
+  const { setLang } = await import('../static/js/i18n.js');
+  setLang('en');
+  assert.equal(errorText('not_your_turn', 'x'), 'It is not your turn.');
+  assert.equal(errorText('forbidden', 'renju: forbidden point (double_three)'), 'Forbidden point for black (double three).');
+  assert.match(errorText('brand_new_code', 'details'), /details/);
+  setLang('zh');
+  assert.equal(errorText('occupied', ''), '该点已有棋子。');
+  setLang('en');
+});
