@@ -173,6 +173,25 @@ func (n *Node) Kill() {
 	<-done
 }
 
+// Stop sends SIGTERM (graceful shutdown) and waits up to 15 s for the exit.
+func (n *Node) Stop() {
+	n.mu.Lock()
+	cmd, done := n.cmd, n.done
+	n.cmd = nil
+	n.mu.Unlock()
+	if cmd == nil {
+		return
+	}
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		n.t.Errorf("%s did not exit within 15 s of SIGTERM", n.Name)
+		_ = cmd.Process.Kill()
+		<-done
+	}
+}
+
 // Running reports whether the process is up.
 func (n *Node) Running() bool {
 	n.mu.Lock()
