@@ -109,6 +109,14 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (options, error) {
 	c := &o.cfg
 	fs := flag.NewFlagSet("gomokud "+strings.ReplaceAll(cmd, "-", " "), flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: gomokud [flags]                 serve the web app, API and live games")
+		fmt.Fprintln(stderr, "       gomokud migrate [flags]         apply pending Redis layout migrations")
+		fmt.Fprintln(stderr, "       gomokud migrate status [flags]  show the schema version and pending migrations")
+		fmt.Fprintln(stderr, "Without REDIS_URL an embedded in-memory Redis is used (nothing survives a restart).")
+		fmt.Fprintln(stderr, "flags (each also read from the environment variable named; flags win):")
+		fs.PrintDefaults()
+	}
 	var errs []error
 	env := func(name, def string) string {
 		if v, ok := os.LookupEnv(name); ok {
