@@ -56,7 +56,6 @@ function setupShell() {
 
   const nameInput = document.getElementById('player-name');
   nameInput.value = (store.player() && store.player().name) || store.get('name') || '';
-  nameInput.placeholder = t('nav.name');
   nameInput.addEventListener('change', () => store.put('name', nameInput.value.trim()));
 
   const sb = document.getElementById('sound-toggle');

@@ -128,8 +128,8 @@ export function chatLog(messages) {
 
 const ICONS = {
   first: 'M5 4h2v16H5zM19 4v16L8 12z',
-  prev: 'M17 4v16L6 12z',
-  next: 'M7 4v16l11-8z',
+  prev: 'M15.5 4l2 2-6 6 6 6-2 2-8-8z',
+  next: 'M8.5 4l-2 2 6 6-6 6 2 2 8-8z',
   last: 'M17 4h2v16h-2zM5 4v16l11-8z',
   play: 'M7 4v16l13-8z',
   pause: 'M6 4h4v16H6zM14 4h4v16h-4z',
