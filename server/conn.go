@@ -144,10 +144,11 @@ func (c *conn) serve() {
 		if c.closed.Load() {
 			continue // closing: wait for the client's close frame
 		}
-		if !c.limit() {
+		msg, derr := DecodeClient(data)
+		if !c.limit(msg.ID) {
 			continue
 		}
-		c.handle(data)
+		c.handle(msg, derr)
 		if c.helloSeen {
 			// From the hello on, any frame (pongs included) within pongWait keeps it open.
 			_ = c.ws.SetReadDeadline(time.Now().Add(pongWait))
@@ -178,7 +179,7 @@ func isTimeout(err error) bool {
 
 // limit applies the per-connection token bucket. Refused messages get rate_limited;
 // strikeLimit refusals within strikeWindow close the connection with 1008.
-func (c *conn) limit() bool {
+func (c *conn) limit(id string) bool {
 	if c.limiter.Allow() {
 		return true
 	}
@@ -192,13 +193,12 @@ func (c *conn) limit() bool {
 		c.requestClose(closePolicy, closeReasonFlood)
 		return false
 	}
-	c.sendError("", Errorf(CodeRateLimited, "too many messages: at most %g per second", c.s.cfg.RateLimit))
+	c.sendError(id, Errorf(CodeRateLimited, "too many messages: at most %g per second", c.s.cfg.RateLimit))
 	return false
 }
 
-// handle decodes and runs one client frame.
-func (c *conn) handle(data []byte) {
-	msg, derr := DecodeClient(data)
+// handle runs one decoded client frame (or answers its decoding error).
+func (c *conn) handle(msg ClientMsg, derr *Error) {
 	if derr != nil {
 		c.sendError(msg.ID, derr)
 		return

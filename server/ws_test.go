@@ -256,7 +256,7 @@ func TestFloodHitsRateLimit(t *testing.T) {
 	c := e.dial(id)
 	c.hello(pa.Token, 0)
 	for i := 0; i < 40; i++ {
-		if err := c.ws.WriteMessage(websocket.TextMessage, []byte(`{"type":"ping"}`)); err != nil {
+		if err := c.ws.WriteMessage(websocket.TextMessage, []byte(fmt.Sprintf(`{"type":"ping","id":"f%d"}`, i))); err != nil {
 			break
 		}
 	}
@@ -272,6 +272,7 @@ func TestFloodHitsRateLimit(t *testing.T) {
 		}
 		if m.typ() == TypeError {
 			require.Equal(t, CodeRateLimited, m.str("code"))
+			require.NotEmpty(t, m.str("id"), "the refused message's id is echoed")
 			limited = true
 		}
 	}
