@@ -98,12 +98,14 @@ func (s *searcher) run(ctx context.Context, b *Board, limits Limits, progress fu
 	if limits.Depth > 0 && limits.Depth < maxDepth {
 		maxDepth = limits.Depth
 	}
+	prev := Score(0)
 	for depth := 1; depth <= maxDepth; depth++ {
 		s.selDepth = 0
-		v, ok := s.rootSearch(depth)
+		v, ok := s.aspirate(depth, prev)
 		if !ok {
 			break
 		}
+		prev = v
 		s.info.Depth = depth
 		s.info.SelDepth = s.selDepth
 		s.info.Score = v
@@ -279,9 +281,8 @@ func (s *searcher) isRootMove(m int) bool {
 
 // rootSearch searches every root move to depth and re-orders the list. It returns
 // the best score and false when the iteration was interrupted.
-func (s *searcher) rootSearch(depth int) (Score, bool) {
+func (s *searcher) rootSearch(depth int, alpha, beta Score) (Score, bool) {
 	p := &s.pos
-	alpha, beta := -MateScore-1, MateScore+1
 	best := -MateScore - 1
 	s.pvLen[0] = 0
 	for i := 0; i < s.rootN; i++ {
@@ -316,7 +317,25 @@ func (s *searcher) rootSearch(depth int) (Score, bool) {
 			copy(s.root[1:i+1], s.root[:i])
 			s.root[0] = x
 		}
+		if best >= beta {
+			return best, true // aspiration fail-high: the caller re-searches
+		}
 		alpha = max(alpha, v)
 	}
 	return best, true
+}
+
+// aspirate runs a root iteration, with an aspiration window around the previous
+// score when enabled (re-searching with the full window when the score falls outside).
+func (s *searcher) aspirate(depth int, prev Score) (Score, bool) {
+	full := func() (Score, bool) { return s.rootSearch(depth, -MateScore-1, MateScore+1) }
+	if !s.cfg.aspiration || depth < 4 || s.noise > 0 || prev.IsMate() {
+		return full()
+	}
+	const window = 60
+	v, ok := s.rootSearch(depth, prev-window, prev+window)
+	if !ok || (v > prev-window && v < prev+window) {
+		return v, ok
+	}
+	return full()
 }

@@ -20,11 +20,13 @@ type searchConfig struct {
 	noVCT   bool // no VCT at the root
 
 	// experiments (zero values are the defaults)
-	noLeafVCF bool // no VCF at the leaves
-	plainLMR  bool // reduce at most 2 plies
-	noLMP     bool // no late move pruning
-	lmp2      bool // wider late move pruning (depth <= 5, fewer moves)
-	noTempo   bool // no tempo bonus in the leaf evaluation
+	noLeafVCF  bool   // no VCF at the leaves
+	plainLMR   bool   // reduce at most 2 plies
+	noLMP      bool   // no late move pruning
+	lmp2       bool   // wider late move pruning (depth <= 5, fewer moves)
+	noTempo    bool   // no tempo bonus in the leaf evaluation
+	leafVCF    uint64 // leaf VCF node budget (0: 40)
+	aspiration bool   // aspiration windows at the root
 }
 
 // searcher is an engine's search state; it is allocated once per Engine.
@@ -288,7 +290,11 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 func (s *searcher) leaf(alpha, beta Score, ply int) Score {
 	p := &s.pos
 	if !s.cfg.noPrune && !s.cfg.noVCF && !s.cfg.noLeafVCF && p.cnt[p.side-1][lvFour]+p.cnt[p.side-1][lvFourThree] > 0 {
-		s.vcfStop = s.nodes + 40
+		budget := uint64(40)
+		if s.cfg.leafVCF > 0 {
+			budget = s.cfg.leafVCF
+		}
+		s.vcfStop = s.nodes + budget
 		if d := s.vcf(ply, 9); d > 0 {
 			return mateIn(ply + d)
 		}

@@ -89,6 +89,12 @@ func applyAB(c *searchConfig, spec string) {
 			c.lmp2 = true
 		case "notempo":
 			c.noTempo = true
+		case "leafvcf150":
+			c.leafVCF = 150
+		case "leafvcf12":
+			c.leafVCF = 12
+		case "asp":
+			c.aspiration = true
 		}
 	}
 }
