@@ -34,15 +34,13 @@ type Row struct {
 	Value    string
 	SameMove bool // same move as plain minimax
 	SameVal  bool // same value as plain minimax (baseline rows only)
-	Skipped  string
 }
 
 // Config of a bench run.
 type Config struct {
-	Depth      int           // plies for every method
-	MaxMinimax time.Duration // skip plain minimax on a position when the previous one took longer (0: never)
-	Positions  []string
-	Engine     bool // include the full engine
+	Depth     int // plies for every method
+	Positions []string
+	Engine    bool // include the full engine
 }
 
 // Run runs the table; progress (optional) is called after each row.
