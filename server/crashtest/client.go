@@ -48,6 +48,30 @@ type Snapshot struct {
 	ToMove string   `json:"to_move"`
 	Result string   `json:"result"`
 	Reason string   `json:"reason"`
+	Clock  *Clock   `json:"clock,omitempty"`
+}
+
+// Clock is a snapshot's clock (timed rooms).
+type Clock struct {
+	BlackMS    int64  `json:"black_ms"`
+	WhiteMS    int64  `json:"white_ms"`
+	Running    bool   `json:"running"`
+	ToMove     string `json:"to_move"`
+	At         int64  `json:"at"`
+	DeadlineMS int64  `json:"deadline_ms"`
+}
+
+// Left returns colour's remaining time at now (the side to move loses now - at while
+// the clock runs).
+func (c Clock) Left(color string, now time.Time) time.Duration {
+	ms := c.BlackMS
+	if color == "white" {
+		ms = c.WhiteMS
+	}
+	if c.Running && c.ToMove == color {
+		ms -= now.UnixMilli() - c.At
+	}
+	return time.Duration(ms) * time.Millisecond
 }
 
 // Msg is one server → client message.

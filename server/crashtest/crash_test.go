@@ -161,6 +161,26 @@ killing:
 		down := time.Duration(rng.Intn(400)) * time.Millisecond
 		time.Sleep(down)
 		node.Restart()
+		if done == 0 && !before.Over() {
+			restarted, ply := time.Now(), len(before.Moves)
+			wg.Add(1)
+			go func() { // how long the restarted server takes to resume the AI seat
+				defer wg.Done()
+				w := NewClient(base, aiGame.room, "")
+				w.FromSeq(before.LastSeq)
+				defer w.Close()
+				for ctx.Err() == nil {
+					if err := ensure(ctx, w); err != nil {
+						return
+					}
+					if _, err := w.Wait(ctx, func(v View) bool { return v.Over() || len(v.Moves) > ply }); err == nil {
+						t.Logf("AI seat resumed: its move at ply %d seen %v after the restart (the previous process's lease must expire first)",
+							ply, time.Since(restarted).Round(time.Millisecond))
+						return
+					}
+				}
+			}()
+		}
 		done++
 		t.Logf("kill %d (%s) at %v (down %v + restart)", done, what, time.Since(start).Round(time.Millisecond), down)
 	}
@@ -207,4 +227,75 @@ killing:
 		}
 	}
 	require.NotEmpty(t, ledger.get(games[2].room), "the AI game had no acknowledged human move")
+}
+
+// TestCrashClockNotCharged: a timed game whose server is killed and stays down for 3 s
+// resumes with the side to move not charged for the downtime (issue 5 point 4), and
+// the game goes on with every acked move kept.
+func TestCrashClockNotCharged(t *testing.T) {
+	requireBin(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	rs := redistest.Start(t)
+	node := StartNode(t, "gomokud", rs.URL())
+	base := node.Base()
+	ledger := newLedger()
+	a, b := mustPlayer(t, ctx, base, "alice"), mustPlayer(t, ctx, base, "bob")
+	id := mustRoom(t, ctx, base, a.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "human"},
+		"time": map[string]any{"base_ms": 60000}})
+	ca, cb := NewClient(base, id, a.Token), NewClient(base, id, b.Token)
+	require.NoError(t, ca.Reconnect(ctx))
+	sit(t, ctx, cb, "white")
+	script := scriptedGame(rand.New(rand.NewSource(3)), 8)
+	for ply := 0; ply < 4; ply++ {
+		c := ca
+		if ply%2 == 1 {
+			c = cb
+		}
+		r, err := c.Move(ctx, "m"+strconv.Itoa(ply), ply, script[ply])
+		require.NoError(t, err)
+		require.Equal(t, "ack", r.Type, "%+v", r)
+		ledger.add(id, ackRec{Ply: ply, Point: script[ply], Seq: r.Seq})
+	}
+	time.Sleep(500 * time.Millisecond) // black thinks for a while before the crash
+	before, err := GetRoom(ctx, base, id)
+	require.NoError(t, err)
+	require.NotNil(t, before.Clock, "timed room without a clock: %+v", before)
+	require.Equal(t, "black", before.Clock.ToMove)
+	node.Kill()
+	killed := time.Now()
+	leftAtKill := before.Clock.Left("black", killed)
+	time.Sleep(3 * time.Second)
+	node.Restart()
+	// GET before anyone rejoined: the room is not live yet, the snapshot is replayed.
+	if early, err := GetRoom(ctx, base, id); err == nil && early.Clock != nil {
+		t.Logf("GET before rejoin (replayed, room not live): black %v", early.Clock.Left("black", time.Now()).Round(time.Millisecond))
+	}
+	require.NoError(t, ca.Reconnect(ctx))
+	require.NoError(t, cb.Reconnect(ctx))
+	after, err := GetRoom(ctx, base, id)
+	require.NoError(t, err)
+	require.NotNil(t, after.Clock)
+	leftNow := after.Clock.Left("black", time.Now())
+	t.Logf("black's time: %v at the kill, %v after 3 s down, the restart and the rejoin (white %v -> %v)",
+		leftAtKill.Round(time.Millisecond), leftNow.Round(time.Millisecond),
+		before.Clock.Left("white", killed).Round(time.Millisecond), after.Clock.Left("white", time.Now()).Round(time.Millisecond))
+	require.Greater(t, leftNow, leftAtKill-time.Second, "the side to move was charged for the downtime")
+	require.LessOrEqual(t, after.Clock.WhiteMS, before.Clock.WhiteMS, "white gained time")
+
+	// Play on to the end.
+	var wg sync.WaitGroup
+	errs := make(chan error, 2)
+	for _, s := range []*Seat{{C: ca, Color: "black", Next: scripted(script), Ledger: ledger}, {C: cb, Color: "white", Next: scripted(script), Ledger: ledger}} {
+		wg.Add(1)
+		go func(s *Seat) { defer wg.Done(); errs <- s.Run(ctx) }(s)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	snap := verifyRoom(t, ctx, base, id, ledger.get(id), true)
+	require.Equal(t, script, snap.Moves)
+	require.Equal(t, "five", snap.Reason)
 }
