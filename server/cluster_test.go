@@ -27,6 +27,7 @@ func TestTwoNodes(t *testing.T) {
 			s1.hello("", 1)
 			s2.hello("", 1)
 			requireAck(t, b.cmd(map[string]any{"type": "sit", "color": "white"}))
+			a.sawEvent("started") // Alice's node has caught up with Bob's sit on the other node
 			for ply := 0; ply < 9; ply++ {
 				c, p := a, blackFive[ply/2]
 				if ply%2 == 1 {
