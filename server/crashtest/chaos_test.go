@@ -149,7 +149,11 @@ func TestChaosMultiNode(t *testing.T) {
 	cb := NewClient(bases[1], hid, b.Token)
 	cb.Alt = others(1)
 	sit(t, ctx, cb, "white")
-	script := scriptedGame(rand.New(rand.NewSource(rng.Int63())), 40)
+	filler := 40
+	if testing.Short() {
+		filler = 16
+	}
+	script := scriptedGame(rand.New(rand.NewSource(rng.Int63())), filler)
 	tk := func() func() time.Duration { return think(rng.Int63(), 30*time.Millisecond, 120*time.Millisecond) }
 	seats = append(seats,
 		&Seat{C: ca, Color: "black", Next: scripted(script), Ledger: ledger, Think: tk()},

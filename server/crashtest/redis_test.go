@@ -18,7 +18,7 @@ import (
 // unavailable (never acked, not applied) and /readyz fails; after Redis is back
 // /readyz passes, the acked moves are there, the AI seat whose search ended during
 // the outage gets its move stored, and both games play on to the end. A second phase
-// kills Redis twice more at random moments while both games run.
+// kills Redis twice more (once with -short) at random moments while both games run.
 func TestRedisRestartDuringPlay(t *testing.T) {
 	requireBin(t)
 	sd := seed(t)
@@ -37,7 +37,11 @@ func TestRedisRestartDuringPlay(t *testing.T) {
 	ca, cb := NewClient(base, hid, a.Token), NewClient(base, hid, b.Token)
 	require.NoError(t, ca.Reconnect(ctx))
 	sit(t, ctx, cb, "white")
-	script := scriptedGame(rand.New(rand.NewSource(rng.Int63())), 40)
+	filler, restarts2 := 40, 2
+	if testing.Short() {
+		filler, restarts2 = 16, 1
+	}
+	script := scriptedGame(rand.New(rand.NewSource(rng.Int63())), filler)
 	black := &Seat{C: ca, Color: "black", Next: scripted(script), Ledger: ledger,
 		Think: think(rng.Int63(), 20*time.Millisecond, 100*time.Millisecond)}
 	white := &Seat{C: cb, Color: "white", Next: scripted(script), Ledger: ledger,
@@ -125,7 +129,7 @@ func TestRedisRestartDuringPlay(t *testing.T) {
 	allDone := make(chan struct{})
 	go func() { wg.Wait(); close(allDone) }()
 	restarts := 1
-	for i := 0; i < 2; i++ {
+	for i := 0; i < restarts2; i++ {
 		select {
 		case <-allDone:
 		case <-time.After(time.Duration(300+rng.Intn(1000)) * time.Millisecond):
