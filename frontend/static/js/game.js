@@ -36,6 +36,8 @@ export function renderGame(main, roomId, ctx) {
   let attempt = 0;
   let loaded = false;
   let fatal = null;
+  let fatalShown = false;
+  let ticker = null;
   let clocks = { black: makeClock(null), white: makeClock(null) };
   let presence = null;
   let presenceAt = 0;
@@ -319,8 +321,12 @@ export function renderGame(main, roomId, ctx) {
   function render() {
     syncRole();
     if (fatal) {
-      main.replaceChildren(h('section.card', { style: 'padding:24px;text-align:center' }, h('h2', fatal), h('a.btn.btn-primary', { href: '/' }, t('action.lobby'))));
-      client.stop();
+      if (!fatalShown) {
+        fatalShown = true; // client.stop() below re-enters render() through onState
+        main.replaceChildren(h('section.card', { style: 'padding:24px;text-align:center' }, h('h2', { id: 'fatal' }, fatal), h('a.btn.btn-primary', { href: '/' }, t('action.lobby'))));
+        clearInterval(ticker);
+        client.stop();
+      }
       return;
     }
     const live = viewPly === null;
@@ -511,7 +517,7 @@ export function renderGame(main, roomId, ctx) {
       bar.style.width = `${((el / ai.budget_ms) * 100).toFixed(1)}%`;
     }
   }
-  const ticker = setInterval(tick, 100);
+  ticker = setInterval(tick, 100);
 
   const offLang = onLang(() => { board.relabel(); applyI18n(main); tabsEl.querySelector('#tab-moves').textContent = t('panel.moves'); tabsEl.querySelector('#tab-chat').textContent = t('panel.chat'); render(); });
   const onOnline = () => { if (conn !== 'open') client.reconnectNow(); };
