@@ -176,7 +176,9 @@ func Start(store Store, state State, log []Event, opts Options) *Room {
 	}
 	r.log = append([]Event(nil), log...)
 	r.ctx, r.cancel = context.WithCancel(context.Background())
-	r.cur.Store(&r.state)
+	// Publish a copy: r.state belongs to the room's goroutine, which overwrites it.
+	published := r.state
+	r.cur.Store(&published)
 	r.passiveFlag.Store(r.passive)
 	r.publishPresence(false)
 	go r.loop()

@@ -427,3 +427,36 @@ func TestManagerCreateValidation(t *testing.T) {
 	assert.Equal(t, "shutting_down", Code(err))
 	<-r.Done()
 }
+
+// TestStateReadableFromAnyGoroutine: State may be read from any goroutine at any time,
+// also before the room's first state change (the race detector checks the published
+// copy is never the one the room's goroutine writes).
+func TestStateReadableFromAnyGoroutine(t *testing.T) {
+	e := newEnv(t, nil)
+	created, err := e.m.Create(e.ctx, CreateRequest{Settings: DefaultSettings(), Creator: &alice, Color: "black"})
+	require.NoError(t, err)
+	// Stop it and bring it back from the store: a restored room has made no state
+	// change of its own yet.
+	require.NoError(t, created.Stop(e.ctx))
+	<-created.Done()
+	r, err := e.m.Get(e.ctx, created.ID())
+	require.NoError(t, err)
+	require.NotSame(t, created, r)
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				_ = r.State().Seq()
+			}
+		}
+	}()
+	e.do(r, Command{Kind: CmdSit, By: bob, Color: "white"})
+	e.move(r, alice, 0, "h8")
+	close(stop)
+	<-done
+	assert.Equal(t, 1, len(r.State().Moves()))
+}
