@@ -15,12 +15,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	cd "github.com/chromedp/chromedp"
 
 	"github.com/gomoku-arena/gomoku/server"
@@ -132,12 +134,30 @@ func (p *Page) Close() {
 // NewPage opens a fresh, isolated browser context. A screenshot is saved if the test fails.
 func (e *Env) NewPage(t *testing.T, name string) *Page {
 	t.Helper()
-	ctx, cancel := cd.NewContext(e.root, cd.WithNewBrowserContext())
+	var mu sync.Mutex
+	var exceptions []string
+	listen := cd.WithListener(func(ev any) {
+		if ex, ok := ev.(*runtime.EventExceptionThrown); ok && ex.ExceptionDetails != nil {
+			msg := ex.ExceptionDetails.Text
+			if ex.ExceptionDetails.Exception != nil {
+				msg += " " + ex.ExceptionDetails.Exception.Description
+			}
+			mu.Lock()
+			exceptions = append(exceptions, msg)
+			mu.Unlock()
+		}
+	})
+	ctx, cancel := cd.NewContext(e.root, cd.WithNewBrowserContext(), listen)
 	if err := cd.Do(ctx); err != nil {
 		t.Fatalf("%s: new browser context: %v", name, err)
 	}
 	p := &Page{t: t, ctx: ctx, env: e, name: name, cancel: cancel}
 	t.Cleanup(func() {
+		mu.Lock()
+		for _, ex := range exceptions {
+			t.Errorf("%s: uncaught JavaScript exception: %s", name, ex)
+		}
+		mu.Unlock()
 		if t.Failed() && !p.closed {
 			p.SaveScreenshot(fmt.Sprintf("FAIL-%s-%s.png", sanitize(t.Name()), name))
 		}
