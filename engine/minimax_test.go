@@ -41,8 +41,13 @@ func minimax(p *position, depth, ply int) Score {
 
 func TestAlphaBetaEqualsMinimax(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
+	// 200 positions normally; fewer in -short mode and under the race detector (this
+	// test is single-threaded, and instrumented make/unmake is ~20 times slower).
 	positions := 200
-	if testing.Short() {
+	switch {
+	case raceEnabled:
+		positions = 40
+	case testing.Short():
 		positions = 50
 	}
 	rules := []Rule{Freestyle, Standard, Renju}
@@ -53,14 +58,14 @@ func TestAlphaBetaEqualsMinimax(t *testing.T) {
 		rule := rules[i%3]
 		stones := 1 + rng.IntN(10)
 		if raceEnabled {
-			stones = 1 + rng.IntN(6)
+			stones = 1 + rng.IntN(5)
 		}
 		b := compactGame(t, rng, rule, stones)
 		if b.Outcome().Over {
 			continue
 		}
 		maxDepth := 3 // depth 3 on the smaller trees, depth 2 on the rest
-		if b.Ply() > 3 || ((raceEnabled || testing.Short()) && i%20 != 0) {
+		if b.Ply() > 3 || ((raceEnabled || testing.Short()) && (i%20 != 0 || b.Ply() > 2)) {
 			maxDepth = 2
 		}
 		e.Clear()
