@@ -51,6 +51,9 @@ type Room struct {
 	passive    bool      // no clocks, abandonment timers or AI searches here
 	pendingAI  *aiMsg    // AI move whose write failed, retried at retryAt
 	lastAI     *AIProgress
+	presSent   Presence       // the presence subscribers last got by broadcast
+	presSentAt time.Time      // when
+	presDue    time.Time      // a batched spectator-count change is sent then (zero: none)
 	wg         sync.WaitGroup // search goroutines
 	ctx        context.Context
 	cancel     context.CancelFunc

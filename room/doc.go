@@ -26,7 +26,11 @@
 // Presence: a subscription whose Viewer holds a seat makes that seat connected. A seat
 // gone longer than Options.StartGrace before both sides have moved aborts the game;
 // after that, once it is gone longer than Options.Grace the opponent may send
-// claim_victory (presence reports Claimable).
+// claim_victory (presence reports Claimable). Presence updates are broadcast at once
+// when a seat's presence changes; changes of the spectator count alone are batched (at
+// most one update per Options.PresenceInterval, the last count always follows), so a
+// burst of n spectators costs O(n) updates, not O(n²). A joiner gets the current
+// presence on join.
 //
 // AI seats: when a machine seat is to move the actor hands a clone of the board to a
 // search goroutine that waits for a slot of the shared Scheduler (status "queued"),

@@ -37,6 +37,9 @@ type Options struct {
 	RetryDelay   time.Duration // retry of a failed timer-driven write (default 1 s)
 
 	AIProgressInterval time.Duration // AI progress throttle (default 100 ms: ≤ 10/s)
+	// PresenceInterval batches presence updates that only change the spectator count:
+	// at most one per interval (default 300 ms). Seat changes are sent at once.
+	PresenceInterval time.Duration
 	// AILimits adjusts the limits of every AI search (for example a tiny budget in tests).
 	AILimits  func(engine.Limits) engine.Limits
 	HintLevel string        // level used for hints (default "beginner"… whatever Players accepts)
@@ -103,6 +106,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.AIProgressInterval <= 0 {
 		o.AIProgressInterval = 100 * time.Millisecond
+	}
+	if o.PresenceInterval <= 0 {
+		o.PresenceInterval = 300 * time.Millisecond
 	}
 	if o.HintLevel == "" {
 		o.HintLevel = "advanced"

@@ -122,7 +122,12 @@ func (r *Room) subscribe(req subRequest) {
 			r.since[id] = r.opts.Clock.Now()
 		}
 	}
-	r.publishPresence(true)
+	if !r.publishPresence(true) {
+		// Not broadcast (unchanged, or a spectator count waiting for the batch): the
+		// new subscriber still gets the current presence on join.
+		p := *r.pres.Load()
+		r.send(s, Update{Presence: &p})
+	}
 	if r.lastAI != nil && r.search != nil {
 		p := *r.lastAI
 		r.send(s, Update{AI: &p})
@@ -274,23 +279,67 @@ func (r *Room) presence() Presence {
 		sp.Claimable = r.state.Phase() == PhasePlaying && r.state.ReallyStarted() && r.graceOver(c, now)
 		return sp
 	}
-	spect := 0
-	for s := range r.subs {
-		if r.state.ColorOf(s.viewer.ID) == engine.Empty {
-			spect++
+	// Spectators are the subscriptions not held by a seated human (counted in O(1):
+	// a burst of joins must not cost O(n²)).
+	seated := 0
+	for _, c := range []engine.Color{engine.Black, engine.White} {
+		pl := r.state.Seat(c).Player
+		if pl == nil || pl.ID == "" || r.state.ColorOf(pl.ID) != c {
+			continue // empty, a machine, or the same player already counted at black
 		}
+		seated += r.conns[pl.ID]
 	}
-	return Presence{Black: seat(engine.Black), White: seat(engine.White), Spectators: spect}
+	return Presence{Black: seat(engine.Black), White: seat(engine.White), Spectators: len(r.subs) - seated}
 }
 
-// publishPresence stores the presence and, when it changed and broadcast is set,
-// sends it to subscribers as an ephemeral update.
-func (r *Room) publishPresence(broadcast bool) {
+// publishPresence stores the current presence and, when broadcast is set and it
+// differs from what subscribers last got, sends it to them as an ephemeral update:
+// at once when a seat's presence changed, batched when only the spectator count did
+// (at most one such update per Options.PresenceInterval; the timer flushes the last
+// count). It reports whether it broadcast.
+func (r *Room) publishPresence(broadcast bool) bool {
 	p := r.presence()
-	old := r.pres.Load()
 	r.pres.Store(&p)
-	if broadcast && (old == nil || *old != p) {
-		cp := p
-		r.broadcast(Update{Presence: &cp})
+	if !broadcast {
+		if len(r.subs) == 0 {
+			r.presSent = p // nobody to tell: joiners get the presence on join
+		}
+		return false
 	}
+	if p == r.presSent {
+		r.presDue = time.Time{}
+		return false
+	}
+	now := r.opts.Clock.Now()
+	seatChange := p.Black != r.presSent.Black || p.White != r.presSent.White
+	if seatChange || !now.Before(r.presSentAt.Add(r.opts.PresenceInterval)) {
+		r.sendPresence(p, now)
+		return true
+	}
+	if r.presDue.IsZero() {
+		r.presDue = r.presSentAt.Add(r.opts.PresenceInterval)
+	}
+	return false
+}
+
+func (r *Room) sendPresence(p Presence, now time.Time) {
+	// Set before broadcasting: a slow subscriber dropped by the broadcast re-enters
+	// publishPresence.
+	r.presSent, r.presSentAt, r.presDue = p, now, time.Time{}
+	cp := p
+	r.broadcast(Update{Presence: &cp})
+}
+
+// flushPresence sends a batched spectator count whose time has come.
+func (r *Room) flushPresence(now time.Time) {
+	if r.presDue.IsZero() || now.Before(r.presDue) {
+		return
+	}
+	p := r.presence()
+	r.pres.Store(&p)
+	if p == r.presSent {
+		r.presDue = time.Time{}
+		return
+	}
+	r.sendPresence(p, now)
 }

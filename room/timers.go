@@ -43,6 +43,9 @@ func (r *Room) nextWake() time.Time {
 	if len(r.subs) == 0 && r.state.Phase() == PhaseOver {
 		earliest(r.noSubsAt.Add(r.opts.Linger))
 	}
+	if d := r.presDue; !d.IsZero() && len(r.subs) > 0 && (t.IsZero() || d.Before(t)) {
+		t = d // batched presence (not subject to retryAt: it never fails)
+	}
 	return t
 }
 
@@ -60,6 +63,7 @@ func (r *Room) keepAlive() bool {
 
 func (r *Room) onTimer() {
 	now := r.opts.Clock.Now()
+	r.flushPresence(now)
 	if r.passive {
 		r.idleCheck(now)
 		return
