@@ -54,7 +54,9 @@ func (s *searcher) genMoves(buf []scoredMove, prune bool, ply int, ttMove int) i
 	p := &s.pos
 	me := int(p.side - 1)
 	op := 1 - me
-	restrict := prune && p.cnt[op][lvFlex]+p.cnt[op][lvFive] > 0
+	// (A renju black flex point may be forbidden: then it is no threat.)
+	restrict := prune && (p.cnt[op][lvFive] > 0 || (p.cnt[op][lvFlex] > 0 &&
+		(op != 0 || p.rule != Renju || p.findLevel(op, lvFlex, true) >= 0)))
 	x0, y0, x1, y1 := p.region(2)
 	n := 0
 	empty := p.maxX < 0
