@@ -34,8 +34,10 @@ type cluster struct {
 }
 
 // newCluster prepares the wiring; call setOptions before room.NewManager and start after.
-func newCluster(st *roomredis.Store, leaseTTL time.Duration, log *slog.Logger) *cluster {
-	node := nodeID()
+func newCluster(st *roomredis.Store, node string, leaseTTL time.Duration, log *slog.Logger) *cluster {
+	if node == "" {
+		node = nodeID()
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &cluster{
 		node: node, hub: st.Redis().NewHub(), log: log.With("node", node),
@@ -44,6 +46,7 @@ func newCluster(st *roomredis.Store, leaseTTL time.Duration, log *slog.Logger) *
 	}
 }
 
+// nodeID makes a unique node id for a node configured without one.
 func nodeID() string {
 	h, _ := os.Hostname()
 	var b [4]byte

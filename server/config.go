@@ -35,6 +35,14 @@ type Config struct {
 	ShutdownTimeout time.Duration
 	// MaxConnsPerIP caps concurrent WebSocket connections from one client IP (0: unlimited).
 	MaxConnsPerIP int
+	// NodeID names this node in room leases (flag -node-id, env GOMOKU_NODE_ID). Give each
+	// node a stable, unique id: a node restarted with the same id takes its rooms' leases
+	// back at once instead of waiting for them to expire. Empty: hostname plus a random
+	// suffix (unique, but new at every start).
+	NodeID string
+	// LeaseTTL is the lifetime of a room lease; it is renewed every third of it, so a dead
+	// node's rooms are taken over within about 4/3 of it (default 3 s).
+	LeaseTTL time.Duration
 	// TrustProxy makes the client IP come from X-Forwarded-For / X-Real-IP (behind a load balancer).
 	TrustProxy bool
 	// RateLimit is the sustained number of WebSocket commands per second per connection;
@@ -61,6 +69,7 @@ func DefaultConfig() Config {
 		RateBurst:       20,
 		SendQueue:       32,
 		HelloTimeout:    10 * time.Second,
+		LeaseTTL:        3 * time.Second,
 	}
 }
 
@@ -72,6 +81,9 @@ func (c *Config) Validate() error {
 	}
 	if c.SendQueue < 8 {
 		errs = append(errs, errors.New("send queue must be at least 8"))
+	}
+	if c.LeaseTTL < 500*time.Millisecond {
+		errs = append(errs, errors.New("lease TTL must be at least 500ms"))
 	}
 	if c.ShutdownTimeout <= 0 {
 		errs = append(errs, errors.New("shutdown timeout must be positive"))

@@ -83,7 +83,7 @@ func newEnv(t *testing.T, rc redis.UniversalClient, opts ...envOpt) *testEnv {
 	var cl *cluster
 	rooms := &ManagerRooms{}
 	if cfg.TrustProxy { // withCluster
-		cl = newCluster(store, 2*time.Second, cfg.Logger)
+		cl = newCluster(store, "", 2*time.Second, cfg.Logger)
 		cl.setOptions(&ro)
 		rooms.Watch = cl.watch
 	}

@@ -191,8 +191,10 @@ func (s *Server) edgeError(err error) *Error {
 	}
 	var re *room.Error
 	if errors.As(err, &re) || errors.Is(err, room.ErrSeqConflict) || errors.Is(err, room.ErrStoreUnavailable) {
+		// The client gets the typed message only; the wrapped cause (store addresses,
+		// driver errors) goes to the log.
 		ce := room.ClientError(err)
-		msg := err.Error()
+		msg := ce.Message
 		if ce.Code == CodeInternal {
 			msg = "internal error"
 		}

@@ -166,6 +166,8 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&c.StartGrace, "start-grace", envDur("GOMOKU_START_GRACE", 0), "grace before both sides moved, then abort; 0 = room default 20s (env GOMOKU_START_GRACE)")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", envDur("GOMOKU_SHUTDOWN_TIMEOUT", c.ShutdownTimeout), "bound on graceful shutdown (env GOMOKU_SHUTDOWN_TIMEOUT)")
 	fs.IntVar(&c.MaxConnsPerIP, "max-conns-per-ip", envInt("GOMOKU_MAX_CONNS_PER_IP", c.MaxConnsPerIP), "WebSocket connections per client IP, 0 = unlimited (env GOMOKU_MAX_CONNS_PER_IP)")
+	fs.StringVar(&c.NodeID, "node-id", env("GOMOKU_NODE_ID", ""), "stable unique id of this node for room leases; a node restarted with the same id resumes its rooms at once; empty: hostname + random (env GOMOKU_NODE_ID)")
+	fs.DurationVar(&c.LeaseTTL, "lease-ttl", envDur("GOMOKU_LEASE_TTL", c.LeaseTTL), "room lease lifetime; a dead node's rooms move to another node within about 4/3 of it (env GOMOKU_LEASE_TTL)")
 	fs.BoolVar(&c.TrustProxy, "trust-proxy", env("GOMOKU_TRUST_PROXY", "") == "1" || env("GOMOKU_TRUST_PROXY", "") == "true", "take the client IP from X-Forwarded-For (behind a load balancer) (env GOMOKU_TRUST_PROXY)")
 	fs.StringVar(&o.logLevel, "log-level", env("GOMOKU_LOG_LEVEL", "info"), "debug, info, warn or error (env GOMOKU_LOG_LEVEL)")
 	fs.StringVar(&o.logFormat, "log-format", env("GOMOKU_LOG_FORMAT", "text"), "text or json (env GOMOKU_LOG_FORMAT)")

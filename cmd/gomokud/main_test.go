@@ -13,6 +13,7 @@ func TestParseFlagsAndEnv(t *testing.T) {
 	t.Setenv("REDIS_URL", "redis://r:6379/0")
 	t.Setenv("GOMOKU_ENGINES", "pela=/opt/pela;rapfi=/opt/rapfi --x")
 	t.Setenv("GOMOKU_RETENTION", "7d")
+	t.Setenv("GOMOKU_NODE_ID", "node-a")
 	var errb bytes.Buffer
 	o, err := parseFlags("serve", []string{"-addr", "127.0.0.1:1", "-origins", "https://a.example, https://b.example",
 		"-engine", "x=/bin/x 1,2", "-grace", "30s", "-ai-workers", "3"}, &errb)
@@ -25,6 +26,8 @@ func TestParseFlagsAndEnv(t *testing.T) {
 	require.Equal(t, 7*24*time.Hour, c.Retention)
 	require.Equal(t, 30*time.Second, c.AbandonGrace)
 	require.Equal(t, 3, c.AIWorkers)
+	require.Equal(t, "node-a", c.NodeID)
+	require.Equal(t, 3*time.Second, c.LeaseTTL, "default lease TTL")
 
 	o, err = parseFlags("serve", nil, &errb)
 	require.NoError(t, err)

@@ -2,9 +2,7 @@ package crashtest
 
 import (
 	"context"
-	"fmt"
 	"math/rand"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -191,13 +189,7 @@ func TestUnavailableMessageHidesInternals(t *testing.T) {
 	t.Logf("unavailable message: %q", r.Message)
 	for _, leak := range []string{rs.Addr(), "dial tcp", "redisstore", id} {
 		if strings.Contains(r.Message, leak) {
-			msg := fmt.Sprintf("the unavailable message sent to the client contains %q: %q. server/server.go "+
-				"Server.edgeError builds the client message from err.Error() (the whole wrapped chain from "+
-				"room/actor.go `fmt.Errorf(\"%%w: %%v\", ErrUnavailable, err)`) instead of room.ClientError(err).Message", leak, r.Message)
-			if os.Getenv("CRASHTEST_STRICT") == "1" {
-				t.Fatal(msg)
-			}
-			t.Skip("BUG: " + msg + "; see the crashtest report (CRASHTEST_STRICT=1 fails instead)")
+			t.Fatalf("the unavailable message sent to the client contains %q: %q", leak, r.Message)
 		}
 	}
 }
