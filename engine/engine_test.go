@@ -109,7 +109,11 @@ func TestCancel(t *testing.T) {
 	case res := <-done:
 		lat := time.Since(start)
 		t.Logf("returned %v after cancel (depth %d, %d nodes)", lat, res.Depth, res.Nodes)
-		assert.Less(t, lat, 100*time.Millisecond)
+		bound := 100 * time.Millisecond // a functional check: the machine is shared
+		if raceEnabled {
+			bound = time.Second // instrumented code runs ~20 times slower
+		}
+		assert.Less(t, lat, bound)
 		require.NoError(t, b.Check(res.Move))
 		assert.GreaterOrEqual(t, res.Depth, 1)
 	case <-time.After(2 * time.Second):

@@ -10,7 +10,7 @@ import "time"
 const (
 	maxPly    = 100
 	stackSize = maxPly * 64 * 4
-	pollEvery = 512 // nodes between looks at the clock and the context
+	pollEvery = 256 // nodes between looks at the clock and the context
 )
 
 // searchConfig holds switches for tests and levels.
