@@ -49,6 +49,7 @@ type Room struct {
 	retryAt    time.Time // retry of a failed timer-driven write
 	unsure     bool      // a write failed: reload before the next one
 	passive    bool      // no clocks, abandonment timers or AI searches here
+	shared     bool      // other nodes write this room too (Sync called or a seq conflict seen)
 	pendingAI  *aiMsg    // AI move whose write failed, retried at retryAt
 	lastAI     *AIProgress
 	presSent   Presence       // the presence subscribers last got by broadcast
@@ -292,26 +293,56 @@ func (r *Room) exec(cmd Command) (Reply, error) {
 	return r.commit(cmd, now)
 }
 
+// maxCatchUps bounds how often one command reloads from the store and is checked
+// again after the room found its copy behind the store (another node wrote).
+const maxCatchUps = 3
+
+// commit applies cmd to the current state, persists its events, then publishes them.
+// When the store shows that another writer got there first (seq conflict), or a passive
+// room refuses cmd, the room catches up from the store (as Sync does) and checks cmd
+// again against the fresh state, at most maxCatchUps times: the client gets an ack or
+// the refusal of the real state, not a spurious conflict.
 func (r *Room) commit(cmd Command, now time.Time) (Reply, error) {
+	for tries := 0; ; tries++ {
+		rep, err, again := r.commitOnce(cmd, now, tries < maxCatchUps)
+		if !again {
+			return rep, err
+		}
+	}
+}
+
+// commitOnce is one attempt of commit; again reports that the room caught up with the
+// store and cmd must be checked again (only when mayRetry).
+func (r *Room) commitOnce(cmd Command, now time.Time, mayRetry bool) (rep Reply, err error, again bool) {
 	state0 := r.state
 	st, events, err := Apply(r.state, cmd, now)
 	var dup *DuplicateError
 	if errors.As(err, &dup) {
-		return Reply{Seq: dup.Seq, Duplicate: true}, nil
+		return Reply{Seq: dup.Seq, Duplicate: true}, nil, false
 	}
 	if err != nil {
-		return Reply{}, err
+		// With several nodes writing (a passive room, or one that has synced or lost a
+		// seq race) the copy may be behind the store (pub/sub not there yet): the
+		// refusal may come from a stale state, so check with the store. Refusals are
+		// rare and rate-limited per connection by the server; a single node never
+		// pays this read.
+		if (r.passive || r.shared) && mayRetry && !errors.Is(err, ErrInternal) {
+			if r.reload() && r.state.Seq() != state0.Seq() {
+				return Reply{}, nil, true
+			}
+		}
+		return Reply{}, err, false
 	}
 	if len(events) == 0 {
-		return Reply{Seq: r.state.Seq()}, nil
+		return Reply{Seq: r.state.Seq()}, nil, false
 	}
 	if r.unsure {
 		// The outcome of the last failed write is unknown: catch up first.
 		if !r.reload() {
-			return Reply{}, ErrUnavailable
+			return Reply{}, ErrUnavailable, false
 		}
 		if r.state.Seq() != state0.Seq() {
-			return r.commit(cmd, now) // the failed write did happen: re-check cmd
+			return Reply{}, nil, true // the failed write did happen: re-check cmd
 		}
 	}
 	ctx, cancel := context.WithTimeout(r.ctx, r.opts.StoreTimeout)
@@ -319,15 +350,19 @@ func (r *Room) commit(cmd Command, now time.Time) (Reply, error) {
 	cancel()
 	if err != nil {
 		if errors.Is(err, ErrSeqConflict) {
-			r.reload()
-			return Reply{}, fmt.Errorf("%w: %v", ErrConflict, err)
+			// Another node stored events first: catch up and check cmd again.
+			r.shared = true
+			if r.reload() && r.state.Seq() != state0.Seq() && mayRetry {
+				return Reply{}, nil, true
+			}
+			return Reply{}, fmt.Errorf("%w: %v", ErrConflict, err), false
 		}
 		r.opts.Logger.Warn("room: append failed", "room", r.id, "err", err)
 		r.unsure = true
-		return Reply{}, fmt.Errorf("%w: %v", ErrUnavailable, err)
+		return Reply{}, fmt.Errorf("%w: %v", ErrUnavailable, err), false
 	}
 	r.setState(st, events)
-	return Reply{Seq: st.Seq()}, nil
+	return Reply{Seq: st.Seq()}, nil, false
 }
 
 // setState installs a stored state and publishes its events.

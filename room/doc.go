@@ -56,7 +56,12 @@
 // # Several nodes
 //
 // Any node may apply its clients' commands to a room: the seq-checked append lets exactly
-// one writer win each seq, the loser reloads and answers conflict. Room.Sync catches up
+// one writer win each seq. The loser reloads the missing events (as Sync does, publishing
+// them to its subscribers) and checks the command again against the fresh state, at most
+// a few times, so the client gets an ack or a real refusal (stale_ply, not_your_turn, a
+// duplicate ack), not a spurious conflict. A room whose copy may be behind (passive, or
+// one that has synced or lost a seq race) also reloads once before it refuses a command
+// (game_not_started on a copy that missed the start). Room.Sync catches up
 // with events other nodes stored (call it on a pub/sub notification) and publishes them
 // to local subscribers. Only the node holding the room's lease runs its clocks,
 // abandonment timers and AI seats: other nodes keep the room passive (Options.Passive,

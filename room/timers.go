@@ -131,6 +131,7 @@ func (r *Room) Sync(ctx context.Context) (uint64, error) {
 	var seq uint64
 	ok := true
 	err := r.control(ctx, func() {
+		r.shared = true
 		ok = r.reload()
 		seq = r.state.Seq()
 	})

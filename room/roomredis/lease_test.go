@@ -100,3 +100,56 @@ func TestLeaseLostTurnsPassive(t *testing.T) {
 	assert.True(t, r.Passive(), "A stops acting for the room")
 	assert.Empty(t, kA.Held())
 }
+
+// TestPassiveNodeBehindCatchesUp: A holds the lease and stores events B has not heard
+// of (no Sync: pub/sub lags). Commands through B's passive copy are acked or refused
+// for real after B reloads from Redis — never conflict or game_not_started.
+func TestPassiveNodeBehindCatchesUp(t *testing.T) {
+	f := newFixture(t)
+	mA, _ := f.leaseNode(t, "A")
+	mB, _ := f.leaseNode(t, "B")
+	rA, err := mA.Create(f.ctx, room.CreateRequest{Settings: room.DefaultSettings(), Creator: &alice, Color: "black"})
+	require.NoError(t, err)
+	rB, err := mB.Get(f.ctx, rA.ID())
+	require.NoError(t, err)
+	require.True(t, rB.Passive(), "B does not hold the lease")
+	sub, err := rB.Subscribe(f.ctx, room.SubscribeOptions{Viewer: alice, FromSeq: rB.State().Seq()})
+	require.NoError(t, err)
+	defer sub.Close()
+
+	_, err = rA.Do(f.ctx, room.Command{Kind: room.CmdSit, By: bob, Color: "white"})
+	require.NoError(t, err)
+	require.Equal(t, room.PhaseWaiting, rB.State().Phase(), "B is behind")
+
+	// Refused on B's stale copy (game_not_started): B reloads, the move is applied.
+	rep := move(t, rB, alice, 0, "h8")
+	assert.Equal(t, uint64(5), rep.Seq, "created, seated, seated, started, move")
+	var kinds []room.EventKind
+	for len(kinds) < 3 {
+		if u := <-sub.C; u.Event != nil {
+			kinds = append(kinds, u.Event.Kind)
+		}
+	}
+	assert.Equal(t, []room.EventKind{room.EvSeated, room.EvStarted, room.EvMove}, kinds)
+
+	// A stores a chat B has not heard of: bob's move through B conflicts in Redis, B
+	// reloads and applies it on the fresh state.
+	_, err = rA.Do(f.ctx, room.Command{Kind: room.CmdChat, By: alice, Text: "gl"})
+	require.NoError(t, err)
+	rep = move(t, rB, bob, 1, "i9")
+	assert.Equal(t, uint64(7), rep.Seq)
+
+	// A resend through A (behind again) is acked with the stored seq (Redis takes the
+	// identical append as already done); a real refusal stays one: an old ply via B.
+	rep = move(t, rA, bob, 1, "i9")
+	assert.Equal(t, uint64(7), rep.Seq)
+	_, err = rB.Do(f.ctx, room.Command{Kind: room.CmdMove, By: alice, Ply: 0, Point: "a1"})
+	assert.NotContains(t, []string{"", "conflict", "game_not_started"}, room.Code(err))
+
+	evs, err := New(redisstore.New(redis.NewClient(&redis.Options{Addr: f.mr.Addr()}))).Events(f.ctx, rA.ID(), 1)
+	require.NoError(t, err)
+	want, err := room.Replay(evs)
+	require.NoError(t, err)
+	assert.Equal(t, want, rA.State())
+	assert.Equal(t, want, rB.State())
+}

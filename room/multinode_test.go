@@ -1,0 +1,122 @@
+package room
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestCommandOnStaleCopyCatchesUp: two Rooms over one store, A active and B passive,
+// neither told of the other's writes (no Sync, as when pub/sub lags). A command at the
+// node whose copy is behind gets an ack or a real refusal, never a spurious conflict
+// or game_not_started: the room reloads the missing events and checks it again.
+func TestCommandOnStaleCopyCatchesUp(t *testing.T) {
+	e := newEnv(t, nil)
+	mB := NewManager(e.store, Options{Clock: e.clock, Players: stubPlayers(nil), Passive: true})
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		require.NoError(t, mB.Shutdown(ctx))
+	})
+	rA, err := e.m.Create(e.ctx, CreateRequest{Settings: DefaultSettings(), Creator: &alice, Color: "black"})
+	require.NoError(t, err)
+	rB, err := mB.Get(e.ctx, rA.ID())
+	require.NoError(t, err)
+	require.True(t, rB.Passive())
+	sB := e.sub(rB, carol, rB.State().Seq())
+
+	e.do(rA, Command{Kind: CmdSit, By: bob, Color: "white"}) // B has not heard of it
+	require.Equal(t, PhaseWaiting, rB.State().Phase())
+
+	// B's copy says the game has not started: B catches up and applies the move.
+	rep := e.move(rB, alice, 0, "h8")
+	assert.Equal(t, rA.State().Seq()+1, rep.Seq)
+	assert.Equal(t, []string{"h8"}, rB.State().Moves())
+	for _, k := range []EventKind{EvSeated, EvStarted, EvMove} {
+		assert.Equal(t, k, nextEvent(t, sB).Kind, "B's subscribers get the missed events in order")
+	}
+
+	// A (active) is behind now: its chat loses the seq race, A reloads and retries.
+	rep = e.do(rA, Command{Kind: CmdChat, By: bob, Text: "hi"})
+	assert.Equal(t, []string{"h8"}, rA.State().Moves())
+	assert.Equal(t, rA.State().Seq(), rep.Seq)
+
+	// B is behind (the chat): bob's move is valid on B's copy, conflicts in the store,
+	// and is applied after the catch-up.
+	rep = e.move(rB, bob, 1, "i9")
+	assert.Equal(t, rB.State().Seq(), rep.Seq)
+	assert.Equal(t, []string{"h8", "i9"}, rB.State().Moves())
+
+	// A resend of that move through A (behind again) is acknowledged as a duplicate.
+	rep = e.move(rA, bob, 1, "i9")
+	assert.True(t, rep.Duplicate)
+	// A real refusal stays one: alice's stale resend at ply 0 through B.
+	_, err = rB.Do(e.ctx, Command{Kind: CmdMove, By: alice, Ply: 0, Point: "a1"})
+	require.Error(t, err)
+	assert.NotEqual(t, "conflict", Code(err))
+	assert.NotEqual(t, "game_not_started", Code(err))
+
+	evs, err := e.store.Events(e.ctx, rA.ID(), 1)
+	require.NoError(t, err)
+	want, err := Replay(evs)
+	require.NoError(t, err)
+	assert.Equal(t, want, rA.State())
+	assert.Equal(t, want, rB.State())
+}
+
+// racingStore lets "another node" store a chat event just before every append of the
+// room under test, so each of its appends conflicts.
+type racingStore struct {
+	*MemStore
+	now     time.Time
+	appends int
+}
+
+func (s *racingStore) Append(ctx context.Context, id string, expected uint64, evs []Event, sum Summary) error {
+	s.appends++
+	all, err := s.MemStore.Events(ctx, id, 1)
+	if err != nil {
+		return err
+	}
+	st, err := Replay(all)
+	if err != nil {
+		return err
+	}
+	st2, other, err := Apply(st, Command{Kind: CmdChat, By: bob, Text: "first"}, s.now)
+	if err != nil {
+		return err
+	}
+	if err := s.MemStore.Append(ctx, id, st.Seq(), other, st2.Summary()); err != nil {
+		return err
+	}
+	return s.MemStore.Append(ctx, id, expected, evs, sum)
+}
+
+// TestConflictRetriesAreBounded: a room that loses every seq race gives up after
+// maxCatchUps reloads with conflict (it does not spin), and its state is the store's.
+func TestConflictRetriesAreBounded(t *testing.T) {
+	e := newEnv(t, nil)
+	r := e.humans(nil)
+	require.NoError(t, r.Stop(e.ctx))
+	<-r.Done()
+	rs := &racingStore{MemStore: e.store, now: t0}
+	evs, err := e.store.Events(e.ctx, r.ID(), 1)
+	require.NoError(t, err)
+	st, err := Replay(evs)
+	require.NoError(t, err)
+	r2 := Start(rs, st, evs, Options{Clock: e.clock, Players: stubPlayers(nil), Passive: true})
+	t.Cleanup(func() { _ = r2.Stop(context.Background()) })
+
+	_, err = r2.Do(e.ctx, Command{Kind: CmdMove, By: alice, Ply: 0, Point: "h8"})
+	assert.Equal(t, "conflict", Code(err))
+	assert.Equal(t, maxCatchUps+1, rs.appends)
+	evs, err = e.store.Events(e.ctx, r.ID(), 1)
+	require.NoError(t, err)
+	want, err := Replay(evs)
+	require.NoError(t, err)
+	assert.Equal(t, want, r2.State())
+	assert.Empty(t, r2.State().Moves())
+}
