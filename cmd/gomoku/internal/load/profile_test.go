@@ -47,6 +47,7 @@ func TestServeForProfiling(t *testing.T) {
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	mux.Handle("/", srv.Handler())
 	ln, err := net.Listen("tcp", addr)
 	require.NoError(t, err)
