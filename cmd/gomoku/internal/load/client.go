@@ -125,7 +125,7 @@ func (c *client) run(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(time.Duration(100+c.rng.IntN(400)) * time.Millisecond):
+		case <-time.After(c.reconnectPause()):
 		}
 	}
 }
@@ -313,4 +313,12 @@ func (c *client) snapshot(m *inMsg) {
 		}
 	}
 	c.armLocked()
+}
+
+// reconnectPause is a random 100-500 ms pause before a rejoin. c.rng is shared with the
+// move timer's goroutine, so it is used under c.mu.
+func (c *client) reconnectPause() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return time.Duration(100+c.rng.IntN(400)) * time.Millisecond
 }
