@@ -216,9 +216,9 @@ func newSearcher(ctx context.Context, b *engine.Board, opts Options) *searcher {
 			p := engine.Point{X: x, Y: y}
 			switch b.At(p) {
 			case engine.Black:
-				g.put(g.index(p), black)
+				g.Put(g.Index(p), black)
 			case engine.White:
-				g.put(g.index(p), white)
+				g.Put(g.Index(p), white)
 			}
 		}
 	}
@@ -265,7 +265,7 @@ func (s *searcher) eval() int64 {
 // the heuristic in ordered modes, with the TT move (if any) first.
 func (s *searcher) candidates(ply int, ttMove int) []cand {
 	for len(s.buf) <= ply {
-		s.buf = append(s.buf, make([]cand, 0, s.g.size*s.g.size))
+		s.buf = append(s.buf, make([]cand, 0, s.g.Size*s.g.Size))
 	}
 	out := s.buf[ply][:0]
 	g := s.g
@@ -273,11 +273,11 @@ func (s *searcher) candidates(ply int, ttMove int) []cand {
 	renjuBlack := s.b.Rule() == engine.Renju && toMove == engine.Black
 	ordered := s.opts.Mode == ModeOrdered || s.opts.Mode == ModeOrderedTT
 	mine, theirs := colorCell(toMove), colorCell(toMove.Opponent())
-	for i, c := range g.cells {
-		if c != empty || g.near[i] == 0 {
+	for i, c := range g.Cells {
+		if c != empty || g.Near[i] == 0 {
 			continue
 		}
-		if renjuBlack && s.b.Check(g.point(i)) != nil {
+		if renjuBlack && s.b.Check(g.Point(i)) != nil {
 			continue
 		}
 		var sc int64
@@ -320,19 +320,19 @@ func (s *searcher) root(depth int) (engine.Point, int64, bool) {
 	if best < 0 {
 		return engine.NoPoint, v, true
 	}
-	return s.g.point(best), v, true
+	return s.g.Point(best), v, true
 }
 
 // play makes the move at index i on both boards.
 func (s *searcher) play(i int) {
 	c := colorCell(s.b.ToMove())
-	_ = s.b.Play(s.g.point(i)) // candidates are legal
-	s.g.put(i, c)
+	_ = s.b.Play(s.g.Point(i)) // candidates are legal
+	s.g.Put(i, c)
 }
 
 func (s *searcher) undo(i int) {
 	_, _ = s.b.Undo()
-	s.g.remove(i)
+	s.g.Remove(i)
 }
 
 // search is minimax (with alpha-beta unless in ModeMinimax) from the root player's

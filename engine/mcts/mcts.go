@@ -100,7 +100,7 @@ func (p *Player) Play(ctx context.Context, b *engine.Board, limits engine.Limits
 		for x := 0; x < b.Size(); x++ {
 			pt := engine.Point{X: x, Y: y}
 			if c := b.At(pt); c != engine.Empty {
-				rootGrid.put(rootGrid.index(pt), int8(c))
+				rootGrid.Put(rootGrid.Index(pt), int8(c))
 			}
 		}
 	}
@@ -178,11 +178,11 @@ func (p *Player) info(root *node, n int, start time.Time) engine.Info {
 func (p *Player) tactical(b *engine.Board, g *grid) (engine.Point, bool) {
 	me, opp := int8(b.ToMove()), int8(b.ToMove().Opponent())
 	block := engine.NoPoint
-	for i, c := range g.cells {
+	for i, c := range g.Cells {
 		if c != empty {
 			continue
 		}
-		pt := g.point(i)
+		pt := g.Point(i)
 		if g.makesFive(i, me) && b.Check(pt) == nil {
 			return pt, true
 		}
@@ -202,8 +202,8 @@ func (p *Player) expand(nd *node, b *engine.Board, g *grid) {
 		i, s int
 	}
 	var cs []sc
-	for i, c := range g.cells {
-		if c != empty || g.near[i] == 0 {
+	for i, c := range g.Cells {
+		if c != empty || g.Near[i] == 0 {
 			continue
 		}
 		cs = append(cs, sc{i, g.threat(i, me) + g.threat(i, opp)*4/5})
@@ -213,7 +213,7 @@ func (p *Player) expand(nd *node, b *engine.Board, g *grid) {
 		if len(nd.untried) >= p.opts.Width {
 			break
 		}
-		pt := g.point(c.i)
+		pt := g.Point(c.i)
 		if b.Check(pt) == nil {
 			nd.untried = append(nd.untried, pt)
 		}
@@ -241,7 +241,7 @@ func (p *Player) iterate(root *node, b0 *engine.Board, g0 *grid, g *grid) {
 			if err := b.Play(mv); err != nil {
 				return
 			}
-			g.put(g.index(mv), int8(c))
+			g.Put(g.Index(mv), int8(c))
 			child := &node{move: mv, parent: nd}
 			nd.children = append(nd.children, child)
 			nd = child
@@ -257,7 +257,7 @@ func (p *Player) iterate(root *node, b0 *engine.Board, g0 *grid, g *grid) {
 		nd = p.selectChild(nd)
 		c := b.ToMove()
 		_ = b.Play(nd.move)
-		g.put(g.index(nd.move), int8(c))
+		g.Put(g.Index(nd.move), int8(c))
 		if o := b.Outcome(); o.Over {
 			winner, over = o.Winner, true
 			break

@@ -4,83 +4,46 @@ import (
 	"math/rand/v2"
 
 	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/engine/internal/padgrid"
 )
 
 const (
-	empty int8 = 0
-	black int8 = 1
-	white int8 = 2
-	wall  int8 = 3
+	empty = padgrid.Empty
+	black = padgrid.Black
+	white = padgrid.White
+	wall  = padgrid.Wall
 )
 
-// grid is the playout board: a wall-padded copy of the stones with a per-cell count
-// of stones within two points, and the list of cells such stones make candidates.
+// grid is the playout board: a padded copy of the stones (see padgrid) under a rule,
+// with scratch space for the weighted move choice.
 type grid struct {
-	size  int
-	w     int
+	padgrid.Grid
 	rule  engine.Rule
-	cells []int8
-	near  []int16
-	dirs  [4]int
-	ring  []int
 	cands []int // scratch
 	wts   []int // scratch
 }
 
 func newGrid(size int, rule engine.Rule) *grid {
-	w := size + 2
-	g := &grid{size: size, w: w, rule: rule, cells: make([]int8, w*w), near: make([]int16, w*w)}
-	for y := 0; y < w; y++ {
-		for x := 0; x < w; x++ {
-			if x == 0 || y == 0 || x == w-1 || y == w-1 {
-				g.cells[y*w+x] = wall
-			}
-		}
-	}
-	g.dirs = [4]int{1, w, w + 1, w - 1}
-	for dy := -2; dy <= 2; dy++ {
-		for dx := -2; dx <= 2; dx++ {
-			if dx != 0 || dy != 0 {
-				g.ring = append(g.ring, dy*w+dx)
-			}
-		}
-	}
-	return g
+	return &grid{Grid: padgrid.New(size), rule: rule}
 }
 
-func (g *grid) index(p engine.Point) int { return (p.Y+1)*g.w + p.X + 1 }
-
-func (g *grid) point(i int) engine.Point { return engine.Point{X: i%g.w - 1, Y: i/g.w - 1} }
-
-func (g *grid) copyFrom(o *grid) {
-	copy(g.cells, o.cells)
-	copy(g.near, o.near)
-}
-
-func (g *grid) put(i int, c int8) {
-	g.cells[i] = c
-	for _, o := range g.ring {
-		if j := i + o; j >= 0 && j < len(g.near) {
-			g.near[j]++
-		}
-	}
-}
+func (g *grid) copyFrom(o *grid) { g.CopyFrom(&o.Grid) }
 
 // runThrough returns the length of c's run through the empty or c-held cell i along d
 // (counting i) and its number of open ends.
 func (g *grid) runThrough(i, d int, c int8) (n, open int) {
 	lo := 1
-	for g.cells[i-lo*d] == c {
+	for g.Cells[i-lo*d] == c {
 		lo++
 	}
 	hi := 1
-	for g.cells[i+hi*d] == c {
+	for g.Cells[i+hi*d] == c {
 		hi++
 	}
-	if g.cells[i-lo*d] == empty {
+	if g.Cells[i-lo*d] == empty {
 		open++
 	}
-	if g.cells[i+hi*d] == empty {
+	if g.Cells[i+hi*d] == empty {
 		open++
 	}
 	return lo + hi - 1, open
@@ -103,7 +66,7 @@ func (g *grid) wins(n int, c int8) bool {
 
 // makesFive reports whether c playing the empty cell i wins.
 func (g *grid) makesFive(i int, c int8) bool {
-	for _, d := range g.dirs {
+	for _, d := range g.Dirs {
 		if n, _ := g.runThrough(i, d, c); g.wins(n, c) {
 			return true
 		}
@@ -114,7 +77,7 @@ func (g *grid) makesFive(i int, c int8) bool {
 // threat scores what c would make by playing i: fours and open threes dominate.
 func (g *grid) threat(i int, c int8) int {
 	s := 0
-	for _, d := range g.dirs {
+	for _, d := range g.Dirs {
 		n, open := g.runThrough(i, d, c)
 		switch {
 		case g.wins(n, c):
@@ -143,8 +106,8 @@ func (g *grid) playout(r *rand.Rand, to int8, maxPlies int) int8 {
 		opp := 3 - to
 		g.cands, g.wts = g.cands[:0], g.wts[:0]
 		block, total := -1, 0
-		for i, c := range g.cells {
-			if c != empty || g.near[i] == 0 {
+		for i, c := range g.Cells {
+			if c != empty || g.Near[i] == 0 {
 				continue
 			}
 			mine := g.threat(i, to)
@@ -175,7 +138,7 @@ func (g *grid) playout(r *rand.Rand, to int8, maxPlies int) int8 {
 				x -= w
 			}
 		}
-		g.put(pick, to)
+		g.Put(pick, to)
 		to = opp
 	}
 	return empty
