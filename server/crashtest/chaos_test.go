@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gomoku-arena/gomoku/room/redisstore/redistest"
@@ -24,9 +25,10 @@ func nodeFlag(t *testing.T) string {
 	return m[1]
 }
 
-// storedSeq reads a room's stored seq straight from Redis.
-func storedSeq(t *testing.T, ctx context.Context, rs *redistest.Server, id string) uint64 {
-	n, err := rs.Client().HGet(ctx, "gomoku:{room:"+id+"}:state", "seq").Uint64()
+// storedSeq reads a room's stored seq straight from Redis (a *redis.Client or a
+// *redis.ClusterClient).
+func storedSeq(t *testing.T, ctx context.Context, rc redis.Cmdable, id string) uint64 {
+	n, err := rc.HGet(ctx, "gomoku:{room:"+id+"}:state", "seq").Uint64()
 	require.NoError(t, err, "seq of room %s", id)
 	return n
 }
@@ -36,15 +38,21 @@ func storedSeq(t *testing.T, ctx context.Context, rs *redistest.Server, id strin
 // or CRASHTEST_FORCE_MULTINODE=1 asks to run it anyway (to see what fails).
 func startCluster(t *testing.T, n int) (*redistest.Server, []*Node) {
 	requireBin(t)
-	flag := nodeFlag(t)
 	rs := redistest.Start(t)
+	return rs, startNodes(t, rs.URL(), n)
+}
+
+// startNodes starts n gomokud nodes (node1..nodeN, each with its node id when the flag
+// exists) on redisURL; it skips the test as startCluster says when multi-node is not wired.
+func startNodes(t *testing.T, redisURL string, n int) []*Node {
+	flag := nodeFlag(t)
 	var nodes []*Node
 	for i := 0; i < n; i++ {
 		var args []string
 		if flag != "" {
 			args = []string{"-" + flag, "node" + strconv.Itoa(i+1)}
 		}
-		nodes = append(nodes, StartNode(t, "node"+strconv.Itoa(i+1), rs.URL(), args...))
+		nodes = append(nodes, StartNode(t, "node"+strconv.Itoa(i+1), redisURL, args...))
 	}
 	wired := flag != ""
 	for end := time.Now().Add(2 * time.Second); !wired && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
@@ -56,12 +64,12 @@ func startCluster(t *testing.T, n int) (*redistest.Server, []*Node) {
 			"ReleaseAll) and Room.Sync on pub/sub notifications (redisstore Hub). " +
 			"Set CRASHTEST_FORCE_MULTINODE=1 to run it anyway")
 	}
-	return rs, nodes
+	return nodes
 }
 
 // ownerNode returns the index of the node whose id is the value of room id's lease key.
-func ownerNode(t *testing.T, ctx context.Context, rs *redistest.Server, nodes []*Node, id string) (int, string) {
-	owner, err := rs.Client().Get(ctx, "gomoku:{room:"+id+"}:owner").Result()
+func ownerNode(t *testing.T, ctx context.Context, rc redis.Cmdable, nodes []*Node, id string) (int, string) {
+	owner, err := rc.Get(ctx, "gomoku:{room:"+id+"}:owner").Result()
 	require.NoError(t, err, "no lease key for room %s", id)
 	for i, n := range nodes {
 		if n.ID() == owner || owner == n.Name {
@@ -201,11 +209,11 @@ func TestChaosMultiNode(t *testing.T) {
 	v, err := aiWatch[0].Wait(ctx, func(v View) bool { return v.Over() || (len(v.Moves) >= 4 && v.ToMove() == "white") })
 	require.NoError(t, err)
 	require.False(t, v.Over(), "the AI game ended before the kill")
-	victim, owner := ownerNode(t, ctx, rs, nodes, aiRoom)
+	victim, owner := ownerNode(t, ctx, rs.Client(), nodes, aiRoom)
 	ply := len(v.Moves)
 	nodes[victim].Kill()
 	killedAt := time.Now()
-	require.Equal(t, v.LastSeq, storedSeq(t, ctx, rs, aiRoom), "the AI move was stored before the kill: the kill did not land mid-search")
+	require.Equal(t, v.LastSeq, storedSeq(t, ctx, rs.Client(), aiRoom), "the AI move was stored before the kill: the kill did not land mid-search")
 	t.Logf("killed %s (%s, owner of AI room %s) at %v, AI to move at ply %d", nodes[victim].Name, owner, aiRoom, killedAt.Sub(start).Round(time.Millisecond), ply)
 	// Another node takes the lease (and restores the room) ...
 	leaseKey := "gomoku:{room:" + aiRoom + "}:owner"
@@ -298,7 +306,7 @@ func TestGracefulHandover(t *testing.T) {
 	v, err := w.Wait(ctx, func(v View) bool { return v.Over() || (len(v.Moves) >= 3 && v.ToMove() == "white") })
 	require.NoError(t, err)
 	require.False(t, v.Over())
-	victim, owner := ownerNode(t, ctx, rs, nodes, id)
+	victim, owner := ownerNode(t, ctx, rs.Client(), nodes, id)
 	require.Equal(t, 0, victim, "the creating node should hold the lease")
 	stopAt := time.Now()
 	nodes[0].Stop()

@@ -156,7 +156,7 @@ killing:
 		}
 		node.Kill()
 		if done == 0 && !before.Over() {
-			what += fmt.Sprintf(", AI move at ply %d stored before the kill: %v", len(before.Moves), storedSeq(t, ctx, rs, aiGame.room) > before.LastSeq)
+			what += fmt.Sprintf(", AI move at ply %d stored before the kill: %v", len(before.Moves), storedSeq(t, ctx, rs.Client(), aiGame.room) > before.LastSeq)
 		}
 		down := time.Duration(rng.Intn(400)) * time.Millisecond
 		time.Sleep(down)
