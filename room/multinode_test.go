@@ -2,6 +2,7 @@ package room
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -119,4 +120,65 @@ func TestConflictRetriesAreBounded(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, want, r2.State())
 	assert.Empty(t, r2.State().Moves())
+}
+
+// readCountingStore counts Events calls (store reads).
+type readCountingStore struct {
+	*MemStore
+	reads atomic.Int64
+}
+
+func (s *readCountingStore) Events(ctx context.Context, id string, from uint64) ([]Event, error) {
+	s.reads.Add(1)
+	return s.MemStore.Events(ctx, id, from)
+}
+
+// TestSyncToSkipsOwnEvents: a notification of events the room stored itself (its own
+// pub/sub echo) costs no store read; one of events it lacks catches it up like Sync.
+func TestSyncToSkipsOwnEvents(t *testing.T) {
+	e := newEnv(t, nil)
+	cs := &readCountingStore{MemStore: e.store}
+	opts := Options{Clock: e.clock, Players: stubPlayers(nil)}
+	mA := NewManager(cs, opts)
+	opts.Passive = true
+	mB := NewManager(cs, opts)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		require.NoError(t, mA.Shutdown(ctx))
+		require.NoError(t, mB.Shutdown(ctx))
+	})
+	rA, err := mA.Create(e.ctx, CreateRequest{Settings: DefaultSettings(), Creator: &alice, Color: "black"})
+	require.NoError(t, err)
+	rB, err := mB.Get(e.ctx, rA.ID())
+	require.NoError(t, err)
+	sB := e.sub(rB, carol, rB.State().Seq())
+	e.do(rA, Command{Kind: CmdSit, By: bob, Color: "white"})
+	e.move(rA, alice, 0, "h8")
+	seq := rA.State().Seq()
+
+	tests := []struct {
+		name      string
+		r         *Room
+		to        uint64
+		wantReads int64
+	}{
+		{"own event: no read", rA, seq, 0},
+		{"older event: no read", rA, seq - 1, 0},
+		{"events the room lacks: one read", rB, seq, 1},
+		{"caught up: no read", rB, seq, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			before := cs.reads.Load()
+			got, err := tc.r.SyncTo(e.ctx, tc.to)
+			require.NoError(t, err)
+			assert.Equal(t, seq, got)
+			assert.Equal(t, tc.wantReads, cs.reads.Load()-before)
+		})
+	}
+	assert.Equal(t, rA.State(), rB.State())
+	for _, k := range []EventKind{EvSeated, EvStarted, EvMove} {
+		assert.Equal(t, k, nextEvent(t, sB).Kind, "B's subscribers get the missed events in order")
+	}
 }

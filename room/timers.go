@@ -141,6 +141,32 @@ func (r *Room) Sync(ctx context.Context) (uint64, error) {
 	return seq, err
 }
 
+// SyncTo is Sync for a notification that the store holds events up to seq: a room that
+// already has them (the echo of its own writes, which every node receives back from
+// the pub/sub channel) neither reads the store nor queues work on its goroutine, so a
+// single node pays nothing per move for following other nodes. It returns the room's
+// seq afterwards.
+func (r *Room) SyncTo(ctx context.Context, seq uint64) (uint64, error) {
+	if cur := r.State().Seq(); cur >= seq {
+		return cur, nil
+	}
+	var cur uint64
+	ok := true
+	err := r.control(ctx, func() {
+		// The actor may have stored seq meanwhile (the notification can overtake the
+		// store's reply to the room's own append): check again before reading.
+		if r.state.Seq() < seq {
+			r.shared = true
+			ok = r.reload()
+		}
+		cur = r.state.Seq()
+	})
+	if err == nil && !ok {
+		err = ErrUnavailable
+	}
+	return cur, err
+}
+
 // SetPassive switches the room between active (it runs the clock flag, abandonment
 // timers and AI searches: the node holding the room's lease) and passive (it only
 // applies its clients' commands and catches up with Sync). Options.Passive sets the

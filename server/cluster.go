@@ -124,7 +124,13 @@ func (c *cluster) watch(r *room.Room) {
 					return
 				}
 				if m.Reconnected || m.Seq > seq {
-					s, err := r.Sync(ctx)
+					var s uint64
+					var err error
+					if m.Reconnected {
+						s, err = r.Sync(ctx) // messages may be lost: read the store
+					} else {
+						s, err = r.SyncTo(ctx, m.Seq) // free for this node's own events
+					}
 					if err != nil {
 						if ctx.Err() == nil {
 							c.log.Debug("fan-out: sync failed", "room", r.ID(), "err", err)
