@@ -26,6 +26,8 @@ type Store struct {
 	lobbyInScript bool
 	sharded       bool
 	log           *slog.Logger
+	pipelines     int
+	batch         *batcher
 }
 
 // Option configures a Store.
@@ -53,6 +55,12 @@ func WithShardedPubSub(on bool) Option { return func(s *Store) { s.sharded = on 
 // index update lost after a successful append). Default slog.Default().
 func WithLogger(l *slog.Logger) Option { return func(s *Store) { s.log = l } }
 
+// WithAppendPipelines sets how many pipelines of append scripts may be in flight at
+// once (default DefaultAppendPipelines). Appends of different rooms that arrive while
+// they are busy are sent together in the next pipeline (group commit): one round trip
+// for many moves under load, none added when idle.
+func WithAppendPipelines(n int) Option { return func(s *Store) { s.pipelines = n } }
+
 // New returns a Store over c.
 func New(c redis.UniversalClient, opts ...Option) *Store {
 	_, cluster := c.(*redis.ClusterClient)
@@ -60,6 +68,7 @@ func New(c redis.UniversalClient, opts ...Option) *Store {
 	for _, o := range opts {
 		o(s)
 	}
+	s.batch = newBatcher(c, s.pipelines)
 	return s
 }
 
@@ -234,7 +243,7 @@ func (s *Store) write(ctx context.Context, roomID, expected string, events [][]b
 			args = append(args, o.idx.pos(), o.op, o.score)
 		}
 	}
-	res, err := appendScript.Run(ctx, s.c, keys, args...).Int64Slice()
+	res, err := s.batch.eval(ctx, keys, args)
 	if err != nil {
 		return 0, wrap("append "+roomID, err)
 	}

@@ -1,0 +1,162 @@
+package redisstore
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// DefaultAppendPipelines is how many append pipelines may be in flight at once (see
+// WithAppendPipelines).
+const DefaultAppendPipelines = 2
+
+// maxBatch bounds the scripts of one pipeline.
+const maxBatch = 256
+
+// batchTimeout bounds a pipeline whose callers all have no deadline.
+const batchTimeout = 10 * time.Second
+
+// batchGrace outlives the callers' deadline (see run).
+const batchGrace = 100 * time.Millisecond
+
+// evalReq is one append script call waiting for a pipeline.
+type evalReq struct {
+	ctx  context.Context
+	keys []string
+	args []any
+	res  []int64
+	err  error
+	done chan struct{}
+}
+
+// batcher runs the append scripts of many rooms as pipelines (group commit): while a
+// pipeline is in flight, the scripts that arrive meanwhile queue up and go together
+// in the next one, so a node under load pays one write and one read syscall (on its
+// side and on Redis's) per batch instead of per move. A room has at most one append
+// in flight (its actor waits for it), so batching across rooms keeps every room's
+// order; each script still checks its room's seq on its own.
+//
+// No goroutine runs while nothing is queued: a flusher is started when a request
+// finds fewer than max pipelines in flight, and it ends when the queue is empty. An
+// idle or lightly loaded node therefore sends each script at once, alone.
+type batcher struct {
+	c   redis.UniversalClient
+	max int
+
+	mu       sync.Mutex
+	queue    []*evalReq
+	inflight int
+}
+
+func newBatcher(c redis.UniversalClient, pipelines int) *batcher {
+	if pipelines < 1 {
+		pipelines = DefaultAppendPipelines
+	}
+	return &batcher{c: c, max: pipelines}
+}
+
+// eval runs the append script with keys and args in the next pipeline and returns its
+// reply. When ctx ends first, the script may or may not run (the caller treats it as
+// an unknown outcome, like any lost reply).
+func (b *batcher) eval(ctx context.Context, keys []string, args []any) ([]int64, error) {
+	r := &evalReq{ctx: ctx, keys: keys, args: args, done: make(chan struct{})}
+	b.mu.Lock()
+	b.queue = append(b.queue, r)
+	start := b.inflight < b.max
+	if start {
+		b.inflight++
+	}
+	b.mu.Unlock()
+	if start {
+		go b.flush()
+	}
+	select {
+	case <-r.done:
+		return r.res, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// take removes up to maxBatch queued requests; when none are left it gives up its
+// in-flight slot and returns nil.
+func (b *batcher) take() []*evalReq {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.queue) == 0 {
+		b.inflight--
+		return nil
+	}
+	n := min(len(b.queue), maxBatch)
+	out := make([]*evalReq, n)
+	copy(out, b.queue)
+	rest := copy(b.queue, b.queue[n:])
+	clear(b.queue[rest:])
+	b.queue = b.queue[:rest]
+	return out
+}
+
+// flush sends pipelines until the queue is empty.
+func (b *batcher) flush() {
+	for {
+		batch := b.take()
+		if batch == nil {
+			return
+		}
+		b.run(batch)
+	}
+}
+
+// run sends one pipeline of scripts and hands each caller its reply.
+func (b *batcher) run(batch []*evalReq) {
+	live := batch[:0:0]
+	deadline := time.Time{}
+	for _, r := range batch {
+		if err := r.ctx.Err(); err != nil { // gave up while queued: never sent
+			r.err = err
+			close(r.done)
+			continue
+		}
+		live = append(live, r)
+		d, ok := r.ctx.Deadline()
+		if !ok {
+			d = time.Now().Add(batchTimeout)
+		}
+		if d.After(deadline) {
+			deadline = d
+		}
+	}
+	if len(live) == 0 {
+		return
+	}
+	if len(live) == 1 {
+		// Alone: the plain call (EVALSHA, EVAL on NOSCRIPT) with the caller's context.
+		r := live[0]
+		r.res, r.err = appendScript.Run(r.ctx, b.c, r.keys, r.args...).Int64Slice()
+		close(r.done)
+		return
+	}
+	// The pipeline lives as long as its most patient caller (plus a moment, so that a
+	// caller sees its own context end rather than the pipeline's); the others stop
+	// waiting at their own deadline.
+	ctx, cancel := context.WithDeadline(context.Background(), deadline.Add(batchGrace))
+	defer cancel()
+	cmds := make([]*redis.Cmd, len(live))
+	_, _ = b.c.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i, r := range live {
+			cmds[i] = appendScript.EvalSha(ctx, p, r.keys, r.args...)
+		}
+		return nil
+	})
+	for i, r := range live {
+		res, err := cmds[i].Int64Slice()
+		if err != nil && redis.HasErrorPrefix(err, "NOSCRIPT") {
+			// Not run (Redis lost its script cache, e.g. after a restart): EVAL loads it.
+			res, err = appendScript.Run(ctx, b.c, r.keys, r.args...).Int64Slice()
+		}
+		r.res, r.err = res, err
+		close(r.done)
+	}
+}
