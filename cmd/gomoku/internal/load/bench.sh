@@ -4,7 +4,14 @@
 # it, runs the requested scenarios with `gomoku load -json`, and leaves the JSON reports in
 # $OUT (default /tmp/gomoku-load). Never touches 127.0.0.1:6379.
 #
-#   cmd/gomoku/internal/load/bench.sh [idle|idle-gc|games|throughput|spectators|ai|all]...
+#   cmd/gomoku/internal/load/bench.sh [idle|idle-gc|games|throughput|spectators|ai|all|profile]...
+#
+# Every games-mode report has the CPU seconds of gomokud, redis-server and the load
+# generator over the window, and per move ("cpu" in the JSON). `profile` (not part of
+# `all`) runs the profiling server (same code as gomokud, plus /debug/pprof) under
+# PROFILE_FLAGS (default: the 300-game throughput shape) and saves a 10 s CPU profile
+# and a 5 s runtime trace taken mid-window: $OUT/profile-cpu.pb.gz, $OUT/profile.trace,
+# $OUT/profile-top.txt (go tool pprof -top) and $OUT/profile-heap-allocs.pb.gz.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 cd "$HERE/../../../.."
@@ -73,7 +80,7 @@ run() { # name, gomoku load flags...
 	la=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "== $name: gomoku load -url http://127.0.0.1:\$PORT -json $* (load average before: $la)"
 	echo "$name|$la|$*" >>"$OUT/runs.txt"
-	"$OUT/gomoku" load -url "http://127.0.0.1:$HPORT" -json "$@" >"$OUT/$name.json" 2>"$OUT/$name.log" || {
+	"$OUT/gomoku" load -url "http://127.0.0.1:$HPORT" -json -cpu "gomokud=$GPID,redis=$RPID" "$@" >"$OUT/$name.json" 2>"$OUT/$name.log" || {
 		echo "  FAILED: $(tail -3 "$OUT/$name.log")" >&2
 		return 0
 	}
@@ -109,6 +116,20 @@ for s in "$@"; do
 			run "ai-$l" -games 10 -ai "$l" -rate 4 -jitter 0.2 -duration 20s -setup 1m
 		done
 		;;&
+	profile)
+		start_profserver
+		# shellcheck disable=SC2086
+		run profile ${PROFILE_FLAGS:--games 300 -rate 18 -jitter 0.2 -duration 20s -setup 2m} &
+		LPID=$!
+		# The window starts after the setup (a few seconds): profile its middle.
+		sleep "${PROFILE_DELAY:-8}"
+		curl -s -o "$OUT/profile-cpu.pb.gz" "http://127.0.0.1:$HPORT/debug/pprof/profile?seconds=8"
+		curl -s -o "$OUT/profile.trace" "http://127.0.0.1:$HPORT/debug/pprof/trace?seconds=3"
+		curl -s -o "$OUT/profile-heap-allocs.pb.gz" "http://127.0.0.1:$HPORT/debug/pprof/allocs"
+		wait "$LPID" || true
+		go tool pprof -top -nodecount 60 "$OUT/loadprof" "$OUT/profile-cpu.pb.gz" >"$OUT/profile-top.txt" 2>/dev/null || true
+		echo "profile: $OUT/profile-top.txt, go tool trace $OUT/profile.trace"
+		;;
 	idle-gc | all)
 		start_profserver
 		run idle-10000-gc -idle 10000 -idle-per-room 50 -duration 10s -setup 3m -force-gc

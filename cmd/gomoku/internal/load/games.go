@@ -145,6 +145,7 @@ func (r *runner) runGames(ctx context.Context) (Report, error) {
 
 	r.phase.Store(phaseMeasure)
 	start := time.Now()
+	cpu := newCPUMeter(cfg.CPU)
 	r.clientsM.Lock()
 	for _, c := range r.clients {
 		c.mu.Lock()
@@ -158,6 +159,7 @@ func (r *runner) runGames(ctx context.Context) (Report, error) {
 	winCancel()
 	window := time.Since(start)
 	rep2 := r.stats.Report(window)
+	rep2.CPU = cpu.usage(rep2.Acks)
 	after, okAfter := r.scrape(context.WithoutCancel(ctx))
 	r.phase.Store(phaseStop)
 	stopClients()

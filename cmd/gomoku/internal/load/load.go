@@ -51,6 +51,9 @@ type Config struct {
 	ForceGC     bool // GC the server (via /debug/pprof/heap?gc=1) before the final scrape
 	JSON        bool
 	Seed        uint64
+	// CPU names processes (gomokud, redis-server) whose CPU time is read over the
+	// window, next to the load generator's own (Report.CPU).
+	CPU []CPUProc
 }
 
 // Validate checks bounds; it refuses non-loopback targets.
@@ -123,7 +126,12 @@ func Main(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Wri
 	fs.BoolVar(&c.JSON, "json", false, "print the report as JSON")
 	fs.BoolVar(&c.ForceGC, "force-gc", false, "GC the server before and after (needs /debug/pprof/, e.g. TestServeForProfiling) so heap figures are live memory")
 	fs.Uint64Var(&c.Seed, "seed", 0, "random seed (0: from the clock)")
+	cpu := fs.String("cpu", "", "name=PID,...: report these processes' CPU time over the window (and per move), next to the load generator's own")
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var err error
+	if c.CPU, err = ParseCPUProcs(*cpu); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {

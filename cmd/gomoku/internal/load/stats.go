@@ -111,6 +111,7 @@ type Report struct {
 	ViolSamples []string          `json:"violation_samples,omitempty"`
 	Server      *ServerMemory     `json:"server,omitempty"`
 	Raw         *RawResult        `json:"raw_redis,omitempty"`
+	CPU         []CPUUsage        `json:"cpu,omitempty"` // CPU time over the window (games mode)
 }
 
 // Report snapshots the stats for a window of the given length.
@@ -176,6 +177,13 @@ func (r Report) WriteTable(w io.Writer) error {
 	}
 	for _, v := range r.ViolSamples {
 		p("violation\t%s", v)
+	}
+	if len(r.CPU) > 0 {
+		p("")
+		p("CPU over the window\tseconds\tms per move")
+		for _, u := range r.CPU {
+			p("%s\t%.2f\t%.3f", u.Name, u.CPUS, u.MSPerMove)
+		}
 	}
 	if m := r.Server; m != nil {
 		p("")
