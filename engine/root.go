@@ -71,6 +71,10 @@ func (s *searcher) run(ctx context.Context, b *Board, limits Limits, progress fu
 	if soft > 0 {
 		s.tacticsNodes = min(max(uint64(soft.Seconds()*150_000), 3000), 2_000_000)
 	}
+	if limits.Nodes > 0 {
+		// A node-capped search keeps most of its nodes for the main search too.
+		s.tacticsNodes = min(s.tacticsNodes, max(limits.Nodes/5, 1000))
+	}
 	s.genRoot()
 	if s.rootN == 0 {
 		return res

@@ -24,7 +24,7 @@ func runMatch(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	a := fs.String("a", "level:master", "first player (results are from its point of view)")
 	b := fs.String("b", "baseline", "second player")
 	games := fs.Int("games", 200, "number of games (each opening is played twice, colours swapped)")
-	openings := fs.String("openings", "", "openings file (default: the shipped balanced 3-stone set)")
+	openings := fs.String("openings", "", "openings file (default: the shipped balanced 5-stone set)")
 	ruleName := fs.String("rule", "freestyle", "rule: freestyle, standard or renju")
 	size := fs.Int("size", 15, "board size (15 to 20)")
 	moveTime := fs.Duration("time", 200*time.Millisecond, "time per move")

@@ -4,13 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"sort"
 	"time"
 
 	"github.com/gomoku-arena/gomoku/engine"
 )
 
-// symmetries maps a point by one of the 8 symmetries of the square board.
+// symmetry maps a point by one of the 8 symmetries of the square board.
 func symmetry(p engine.Point, k, size int) engine.Point {
 	x, y := p.X, p.Y
 	if k&1 != 0 {
@@ -25,68 +26,160 @@ func symmetry(p engine.Point, k, size int) engine.Point {
 	return engine.Point{X: x, Y: y}
 }
 
-// canonical returns the smallest packed form of the moves over the 8 symmetries.
+// canonical returns the smallest packed form of the position over the 8 symmetries.
+// Stones of one colour are sorted first, so that two move orders reaching the same
+// position count as one opening.
 func canonical(moves []engine.Point, size int) string {
 	best := ""
 	for k := 0; k < 8; k++ {
-		m := make([]engine.Point, len(moves))
+		var black, white []engine.Point
 		for i, p := range moves {
-			m[i] = symmetry(p, k, size)
+			q := symmetry(p, k, size)
+			if i%2 == 0 {
+				black = append(black, q)
+			} else {
+				white = append(white, q)
+			}
 		}
-		if s := engine.FormatMoves(m); best == "" || s < best {
+		less := func(s []engine.Point) func(a, b int) bool {
+			return func(a, b int) bool { return s[a].Y < s[b].Y || s[a].Y == s[b].Y && s[a].X < s[b].X }
+		}
+		sort.Slice(black, less(black))
+		sort.Slice(white, less(white))
+		s := engine.FormatMoves(black) + "/" + engine.FormatMoves(white)
+		if best == "" || s < best {
 			best = s
 		}
 	}
 	return best
 }
 
-// genOpenings writes the n most balanced 3-stone openings (black h8, white within two
-// points, black within three), judged by the engine's score after per seconds.
-func genOpenings(w io.Writer, n int, per time.Duration) error {
-	const size = 15
-	c := engine.Point{X: 7, Y: 7}
-	seen := map[string]bool{}
-	type cand struct {
-		moves []engine.Point
-		score engine.Score
+// openingRadius is how far from the centre each stone of a generated opening may be
+// (Chebyshev distance), by move number: the first stone is always the centre.
+var openingRadius = [...]int{0, 2, 3, 3, 3}
+
+// candidateOpenings enumerates the distinct openings of the given number of stones
+// (up to symmetry) that are legal under every rule and do not end the game. With
+// sample > 0 it draws that many random openings instead (seeded: the same every run),
+// for stone counts whose full enumeration is too large to search.
+func candidateOpenings(size, stones, sample int) [][]engine.Point {
+	if sample > 0 {
+		return sampleOpenings(size, stones, sample)
 	}
-	var cands []cand
-	for wy := -2; wy <= 2; wy++ {
-		for wx := -2; wx <= 2; wx++ {
-			for by := -3; by <= 3; by++ {
-				for bx := -3; bx <= 3; bx++ {
-					ms := []engine.Point{c, {X: 7 + wx, Y: 7 + wy}, {X: 7 + bx, Y: 7 + by}}
-					b, err := engine.BoardFromMoves(size, engine.Renju, ms)
-					if err != nil {
-						continue
-					}
-					_ = b
-					k := canonical(ms, size)
-					if seen[k] {
-						continue
-					}
-					seen[k] = true
-					cands = append(cands, cand{moves: ms})
+	c := size / 2
+	seen := map[string]bool{}
+	var out [][]engine.Point
+	moves := make([]engine.Point, 0, stones)
+	var rec func()
+	rec = func() {
+		if len(moves) == stones {
+			k := canonical(moves, size)
+			if seen[k] {
+				return
+			}
+			seen[k] = true
+			out = append(out, append([]engine.Point(nil), moves...))
+			return
+		}
+		r := openingRadius[len(moves)]
+		for dy := -r; dy <= r; dy++ {
+			for dx := -r; dx <= r; dx++ {
+				moves = append(moves, engine.Point{X: c + dx, Y: c + dy})
+				if b, err := engine.BoardFromMoves(size, engine.Renju, moves); err == nil && !b.Outcome().Over {
+					rec()
 				}
+				moves = moves[:len(moves)-1]
 			}
 		}
 	}
-	eng := engine.New(engine.Options{})
-	for i := range cands {
-		b, _ := engine.BoardFromMoves(size, engine.Freestyle, cands[i].moves)
-		eng.Clear()
-		res := eng.Search(context.Background(), b, engine.Limits{Time: per}, nil)
-		cands[i].score = res.Score
+	rec()
+	return out
+}
+
+// sampleOpenings draws n distinct random openings (see candidateOpenings).
+func sampleOpenings(size, stones, n int) [][]engine.Point {
+	c := size / 2
+	rng := rand.New(rand.NewPCG(1, uint64(stones)))
+	seen := map[string]bool{}
+	var out [][]engine.Point
+	for tries := 0; len(out) < n && tries < 100*n; tries++ {
+		moves := make([]engine.Point, stones)
+		for i := range moves {
+			r := openingRadius[i]
+			moves[i] = engine.Point{X: c + rng.IntN(2*r+1) - r, Y: c + rng.IntN(2*r+1) - r}
+		}
+		b, err := engine.BoardFromMoves(size, engine.Renju, moves)
+		if err != nil || b.Outcome().Over {
+			continue
+		}
+		if k := canonical(moves, size); !seen[k] {
+			seen[k] = true
+			out = append(out, moves)
+		}
 	}
-	sort.SliceStable(cands, func(a, b int) bool { return abs(cands[a].score) < abs(cands[b].score) })
-	fmt.Fprintf(w, "# Balanced 3-stone openings for 15x15 (legal under every rule; black h8, white, black).\n")
-	fmt.Fprintf(w, "# Generated by go run ./cmd/gomoku/internal/gen -openings: the %d of %d distinct openings\n", n, len(cands))
-	fmt.Fprintf(w, "# (up to symmetry) with the smallest |score| from the engine after %v, white to move.\n", per)
+	return out
+}
+
+// genOpenings writes the n most balanced openings of the given number of stones
+// (black h8 first), judged by the engine's score from black's point of view after per
+// seconds of search, the score closest to target first.
+//
+// Every candidate is first searched for quick seconds; the refine candidates closest to
+// target are then searched again for per, so that the slow search is spent only where
+// it matters.
+func genOpenings(w io.Writer, n, stones, sample, refine int, quick, per time.Duration, target engine.Score) error {
+	if stones < 1 || stones > len(openingRadius) {
+		return fmt.Errorf("gen: stones must be 1..%d", len(openingRadius))
+	}
+	const size = 15
+	type cand struct {
+		moves []engine.Point
+		score engine.Score // black's point of view
+	}
+	var cands []cand
+	for _, ms := range candidateOpenings(size, stones, sample) {
+		cands = append(cands, cand{moves: ms})
+	}
+	eng := engine.New(engine.Options{})
+	score := func(c *cand, d time.Duration) {
+		b, _ := engine.BoardFromMoves(size, engine.Freestyle, c.moves)
+		eng.Clear()
+		res := eng.Search(context.Background(), b, engine.Limits{Time: d}, nil)
+		c.score = res.Score
+		if b.ToMove() == engine.White {
+			c.score = -res.Score
+		}
+	}
+	byDistance := func(a, b int) bool { return abs(cands[a].score-target) < abs(cands[b].score-target) }
+	for i := range cands {
+		score(&cands[i], quick)
+	}
+	sort.SliceStable(cands, byDistance)
+	cands = cands[:min(len(cands), max(refine, n))]
+	for i := range cands {
+		score(&cands[i], per)
+	}
+	sort.SliceStable(cands, byDistance)
+	fmt.Fprintf(w, "# Balanced %d-stone openings for 15x15 (legal under every rule; black h8 first).\n", stones)
+	fmt.Fprintf(w, "# Generated by go run ./cmd/gomoku/internal/gen -openings FILE -stones %d -sample %d -quick %v -refine %d -per %v -target %d:\n", stones, sample, quick, refine, per, target)
+	fmt.Fprintf(w, "# the %d openings (of the %d distinct ones up to symmetry closest after %v) whose score after %v,\n", n, refine, quick, per)
+	fmt.Fprintf(w, "# from black's point of view, is closest to %d centi-stones.\n", target)
 	for i := 0; i < n && i < len(cands); i++ {
-		ms := cands[i].moves
-		fmt.Fprintf(w, "%s %s %s # eval %d\n", ms[0], ms[1], ms[2], cands[i].score)
+		fmt.Fprintf(w, "%s # black's eval %d\n", formatSpaced(cands[i].moves), cands[i].score)
 	}
 	return nil
+}
+
+// formatSpaced writes a move list with a space between moves ("h8 h9 i7").
+func formatSpaced(ms []engine.Point) string {
+	s := ""
+	for i, p := range ms {
+		if i > 0 {
+			s += " "
+		}
+		s += p.String()
+	}
+	return s
 }
 
 func abs(s engine.Score) engine.Score {

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gomoku-arena/gomoku/engine"
+)
+
+func TestCanonical(t *testing.T) {
+	const size = 15
+	a, err := engine.ParseMoves("h8 i9 j7", size)
+	require.NoError(t, err)
+	for k := 0; k < 8; k++ {
+		m := make([]engine.Point, len(a))
+		for i, p := range a {
+			m[i] = symmetry(p, k, size)
+		}
+		assert.Equal(t, canonical(a, size), canonical(m, size), "symmetry %d", k)
+	}
+	b, err := engine.ParseMoves("j7 i9 h8", size) // same stones, other move order
+	require.NoError(t, err)
+	assert.Equal(t, canonical(a, size), canonical(b, size))
+	c, err := engine.ParseMoves("h8 j7 i9", size) // colours swapped
+	require.NoError(t, err)
+	assert.NotEqual(t, canonical(a, size), canonical(c, size))
+}
+
+func TestCandidateOpenings(t *testing.T) {
+	all := candidateOpenings(15, 3, 0)
+	// Black h8, white within 2 (24 points), black within 3 (47 left): 1128 sequences,
+	// about an eighth of them distinct up to symmetry.
+	assert.Greater(t, len(all), 100)
+	assert.Less(t, len(all), 300)
+	seen := map[string]bool{}
+	for _, ms := range all {
+		k := canonical(ms, 15)
+		assert.False(t, seen[k], "duplicate %v", ms)
+		seen[k] = true
+	}
+	s1 := candidateOpenings(15, 5, 50)
+	require.Len(t, s1, 50)
+	assert.Equal(t, s1, candidateOpenings(15, 5, 50), "sampling is seeded")
+	for _, ms := range s1 {
+		b, err := engine.BoardFromMoves(15, engine.Renju, ms)
+		require.NoError(t, err, "%v", ms)
+		assert.False(t, b.Outcome().Over)
+		assert.Equal(t, engine.Point{X: 7, Y: 7}, ms[0])
+	}
+}
