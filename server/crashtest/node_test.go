@@ -74,9 +74,8 @@ type Node struct {
 	env  []string
 	logp string
 
-	mu   sync.Mutex
-	cmd  *exec.Cmd
-	done chan struct{}
+	proc redistest.Proc
+	mu   sync.Mutex // guards runs
 	runs int
 }
 
@@ -98,17 +97,17 @@ func StartNode(t *testing.T, name, redisURL string, extraArgs ...string) *Node {
 			t.Logf("%s log tail (%s):\n%s", n.Name, n.logp, b)
 		}
 	})
-	var err error
-	for attempt := 0; attempt < 5; attempt++ {
+	err := redistest.Retry(5, 0, func() error {
+		var err error
 		if n.port, err = freePort(); err != nil {
-			continue
+			return err
 		}
-		if err = n.start(); err == nil {
-			return n
-		}
+		return n.start()
+	})
+	if err != nil {
+		t.Fatalf("crashtest: cannot start %s: %v", name, err)
 	}
-	t.Fatalf("crashtest: cannot start %s: %v", name, err)
-	return nil
+	return n
 }
 
 // Base is the node's HTTP base URL.
@@ -127,90 +126,53 @@ func (n *Node) start() error {
 	fmt.Fprintf(f, "==== crashtest: %s run %d at %s\n", n.Name, n.runs, time.Now().Format(time.RFC3339Nano))
 	n.mu.Unlock()
 	cmd.Stdout, cmd.Stderr = f, f
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
-		f.Close()
-		return err
-	}
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); f.Close(); close(done) }()
-	deadline := time.Now().Add(20 * time.Second)
+	return n.proc.Start(cmd, func(exited <-chan struct{}) error {
+		return waitHTTP(n.Base()+"/healthz", 20*time.Second, exited)
+	}, func() { f.Close() })
+}
+
+// waitHTTP polls url until it answers 2xx, the process exits or timeout passes.
+func waitHTTP(url string, timeout time.Duration, exited <-chan struct{}) error {
+	deadline := time.Now().Add(timeout)
 	for {
 		select {
-		case <-done:
-			return fmt.Errorf("%s exited during start-up (see %s)", n.Name, n.logp)
+		case <-exited:
+			return fmt.Errorf("%w (GET %s)", redistest.ErrExited, url)
 		default:
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		err := call(ctx, "GET", n.Base()+"/healthz", "", nil, nil)
+		err := call(ctx, "GET", url, "", nil, nil)
 		cancel()
 		if err == nil {
-			break
+			return nil
 		}
 		if time.Now().After(deadline) {
-			_ = cmd.Process.Kill()
-			<-done
-			return fmt.Errorf("%s not healthy after 20s: %v", n.Name, err)
+			return fmt.Errorf("GET %s failing after %v: %v", url, timeout, err)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	n.mu.Lock()
-	n.cmd, n.done = cmd, done
-	n.mu.Unlock()
-	return nil
 }
 
 // Kill sends SIGKILL (a crash) and waits for the process to exit.
-func (n *Node) Kill() {
-	n.mu.Lock()
-	cmd, done := n.cmd, n.done
-	n.cmd = nil
-	n.mu.Unlock()
-	if cmd == nil {
-		return
-	}
-	_ = cmd.Process.Kill()
-	<-done
-}
+func (n *Node) Kill() { n.proc.Kill() }
 
 // Stop sends SIGTERM (graceful shutdown) and waits up to 15 s for the exit.
 func (n *Node) Stop() {
-	n.mu.Lock()
-	cmd, done := n.cmd, n.done
-	n.cmd = nil
-	n.mu.Unlock()
-	if cmd == nil {
-		return
-	}
-	_ = cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-done:
-	case <-time.After(15 * time.Second):
+	if !n.proc.Signal(syscall.SIGTERM, 15*time.Second) {
 		n.t.Errorf("%s did not exit within 15 s of SIGTERM", n.Name)
-		_ = cmd.Process.Kill()
-		<-done
 	}
 }
 
 // Running reports whether the process is up.
-func (n *Node) Running() bool {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return n.cmd != nil
-}
+func (n *Node) Running() bool { return n.proc.Running() }
 
 // Restart starts the process again on the same port (after Kill).
 func (n *Node) Restart() {
 	n.t.Helper()
 	n.Kill()
-	var err error
-	for attempt := 0; attempt < 50; attempt++ {
-		if err = n.start(); err == nil {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
+	if err := redistest.Retry(50, 100*time.Millisecond, n.start); err != nil {
+		n.t.Fatalf("crashtest: restart %s: %v", n.Name, err)
 	}
-	n.t.Fatalf("crashtest: restart %s: %v", n.Name, err)
 }
 
 // Log returns the node's log so far.

@@ -22,7 +22,6 @@ package redistest
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -77,10 +76,7 @@ type Server struct {
 	bin  string
 	dir  string
 	port int
-
-	mu   sync.Mutex
-	cmd  *exec.Cmd
-	done chan struct{}
+	proc Proc
 }
 
 // Binary returns the redis-server binary to use, or "" if none is found.
@@ -150,43 +146,15 @@ func (s *Server) Client() *redis.Client {
 }
 
 // Running reports whether the process is up.
-func (s *Server) Running() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.cmd != nil
-}
+func (s *Server) Running() bool { return s.proc.Running() }
 
 // Kill sends SIGKILL (a crash: no shutdown save) and waits for the process to
 // exit. It does nothing if the server is not running.
-func (s *Server) Kill() {
-	s.mu.Lock()
-	cmd, done := s.cmd, s.done
-	s.cmd = nil
-	s.mu.Unlock()
-	if cmd == nil {
-		return
-	}
-	_ = cmd.Process.Kill()
-	<-done
-}
+func (s *Server) Kill() { s.proc.Kill() }
 
-// Stop shuts the server down gracefully (SIGTERM) and waits for it.
-func (s *Server) Stop() {
-	s.mu.Lock()
-	cmd, done := s.cmd, s.done
-	s.cmd = nil
-	s.mu.Unlock()
-	if cmd == nil {
-		return
-	}
-	_ = cmd.Process.Signal(os.Interrupt)
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		_ = cmd.Process.Kill()
-		<-done
-	}
-}
+// Stop shuts the server down gracefully (SIGINT) and waits for it (at most 10 s,
+// then SIGKILL).
+func (s *Server) Stop() { s.proc.Signal(os.Interrupt, 10*time.Second) }
 
 // Restart kills the server if it is running (SIGKILL) and starts it again on
 // the same port and directory; with AOF on, every fsync'ed write is back.
@@ -194,14 +162,9 @@ func (s *Server) Stop() {
 func (s *Server) Restart() {
 	s.t.Helper()
 	s.Kill()
-	var err error
-	for attempt := 0; attempt < 50; attempt++ { // the port may linger briefly
-		if err = s.start(); err == nil {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
+	if err := Retry(50, 100*time.Millisecond, s.start); err != nil { // the port may linger briefly
+		s.t.Fatalf("redistest: restart failed: %v", err)
 	}
-	s.t.Fatalf("redistest: restart failed: %v", err)
 }
 
 func (s *Server) start() error {
@@ -222,23 +185,33 @@ func (s *Server) start() error {
 	args = append(args, s.cfg.args...)
 	cmd := exec.Command(s.bin, args...)
 	cmd.Dir = s.dir
-	var out bytes.Buffer
+	var out syncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	setProcAttr(cmd)
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
-	if err := waitReady(s.Addr(), s.cfg.startWait, done); err != nil {
-		_ = cmd.Process.Kill()
-		<-done
+	err := s.proc.Start(cmd, func(exited <-chan struct{}) error {
+		return waitReady(s.Addr(), s.cfg.startWait, exited)
+	}, nil)
+	if err != nil {
 		return fmt.Errorf("%w; output: %s; log tail: %s", err, strings.TrimSpace(out.String()), s.logTail())
 	}
-	s.mu.Lock()
-	s.cmd, s.done = cmd, done
-	s.mu.Unlock()
 	return nil
+}
+
+// syncBuffer is a bytes.Buffer safe for the process's output goroutine and a reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
 }
 
 func (s *Server) logTail() string {
@@ -258,7 +231,7 @@ func waitReady(addr string, timeout time.Duration, exited <-chan struct{}) error
 	for time.Now().Before(deadline) {
 		select {
 		case <-exited:
-			return errors.New("redis-server exited during start-up")
+			return fmt.Errorf("redis-server: %w", ErrExited)
 		default:
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
