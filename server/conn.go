@@ -51,8 +51,14 @@ const (
 	closeReasonNoRoom = "no_such_room"
 )
 
-// conn is one WebSocket connection. The handler goroutine is the reader; writeLoop is
-// the only writer of data frames.
+// conn is one WebSocket connection. The reader goroutine (serve) runs for the
+// connection's whole life; the writer goroutine (writeLoop, conn_writer.go) runs only
+// while there is something to send and is the only writer of data frames. An idle
+// connection therefore costs one goroutine: the shared connection clock (conn_clock.go)
+// wakes its writer for pings and, while it is parked, for room updates.
+//
+// The fields send, attach and closing are no longer used (the writer takes its work
+// from out, att and closeReq); http.go still sets them and serve drops them.
 type conn struct {
 	s      *Server
 	ws     *websocket.Conn
@@ -60,9 +66,9 @@ type conn struct {
 	ip     string
 	log    *slog.Logger
 
-	send    chan []byte   // acks, errors, welcome, pong: bounded, written by the reader only
-	attach  chan Session  // hands the joined session to the writer
-	closing chan closeReq // asks the writer to send a close frame and stop
+	send    chan []byte   // unused (see above)
+	attach  chan Session  // unused (see above)
+	closing chan closeReq // unused (see above)
 	done    chan struct{} // closed when the writer has stopped
 	readEnd chan struct{} // closed when the reader has stopped
 	closed  atomic.Bool   // a close was requested: the reader discards further frames
@@ -71,12 +77,30 @@ type conn struct {
 	closeOnce  sync.Once
 	hookPlayer atomic.Pointer[Player]
 
+	// Writer state (conn_writer.go).
+	wake     chan struct{}            // buffered 1: there is work for the writer
+	wstate   atomic.Int32             // writerNew, writerParked or writerRunning
+	outMu    sync.Mutex               // guards out
+	out      [][]byte                 // replies queued by the reader, at most cfg.SendQueue
+	att      atomic.Pointer[attached] // the joined session, set once by hello
+	closeReq atomic.Pointer[closeReq] // set once by requestClose
+	pingDue  atomic.Bool              // the clock asks for a ping
+	noData   atomic.Bool              // gorilla already sent a close frame: write no more data
+	clockIdx int                      // index in the clock's list (guarded by the clock's mutex)
+	nextPing time.Time                // when the clock pings next (guarded by the clock's mutex)
+
 	// reader-owned state
 	sess      Session
 	player    *Player
 	strikes   int
 	strikeAt  time.Time
 	helloSeen bool
+}
+
+// attached is the session a connection joined and its update channel.
+type attached struct {
+	sess    Session
+	updates <-chan room.Update
 }
 
 type closeReq struct {
@@ -88,21 +112,27 @@ type closeReq struct {
 func (c *conn) requestClose(code int, reason string) {
 	c.closeOnce.Do(func() {
 		c.closed.Store(true)
-		c.closing <- closeReq{code, reason} // buffered 1
+		c.closeReq.Store(&closeReq{code, reason})
+		c.wakeWriter()
 	})
 }
 
 // enqueue queues a frame for the writer without blocking. A full queue means the client
 // is not reading: it is dropped as a slow consumer.
 func (c *conn) enqueue(frame []byte) bool {
-	select {
-	case c.send <- frame:
-		return true
-	default:
+	c.outMu.Lock()
+	full := len(c.out) >= c.s.cfg.SendQueue
+	if !full {
+		c.out = append(c.out, frame)
+	}
+	c.outMu.Unlock()
+	if full {
 		c.s.metrics.SlowConsumers.Inc()
 		c.requestClose(closeTryAgain, closeReasonSlow)
 		return false
 	}
+	c.wakeWriter()
+	return true
 }
 
 func (c *conn) sendError(id string, e *Error) {
@@ -112,19 +142,35 @@ func (c *conn) sendError(id string, e *Error) {
 
 // serve runs the reader loop until the connection ends.
 func (c *conn) serve() {
+	c.wake = make(chan struct{}, 1)
+	// Drop what http.go allocated for the old writer: idle connections keep none of it.
+	c.send, c.attach, c.closing, c.log = nil, nil, nil, nil
+	c.wstate.Store(writerParked)
+	if c.closeReq.Load() != nil {
+		c.wakeWriter() // asked to close (shutdown) before serve started
+	}
+	connClock.add(c)
 	defer func() {
 		close(c.readEnd)
 		if c.sess != nil {
 			c.sess.Close()
 		}
 	}()
-	go c.writeLoop()
 	c.ws.SetReadLimit(hardReadLimit)
 	_ = c.ws.SetReadDeadline(time.Now().Add(c.s.cfg.HelloTimeout))
 	c.ws.SetPongHandler(func(string) error {
 		if c.helloSeen {
 			return c.ws.SetReadDeadline(time.Now().Add(pongWait))
 		}
+		return nil
+	})
+	// The client's close is answered by the writer (after what is queued), not by
+	// gorilla from this goroutine: data frames must never follow a close frame.
+	c.ws.SetCloseHandler(func(code int, _ string) error {
+		if code == websocket.CloseNoStatusReceived {
+			code = closeNormal
+		}
+		c.requestClose(code, "")
 		return nil
 	})
 	for {
@@ -157,9 +203,14 @@ func (c *conn) serve() {
 }
 
 func (c *conn) readFailed(err error) {
+	var ce *websocket.CloseError
 	switch {
+	case errors.As(err, &ce):
+		// The close handler has already asked the writer to answer.
+		c.requestClose(closeNormal, "")
 	case errors.Is(err, websocket.ErrReadLimit):
 		// gorilla already sent 1009.
+		c.noData.Store(true)
 		c.s.metrics.countError(CodeTooLarge)
 		c.requestClose(closeTooBig, CodeTooLarge)
 	case !c.helloSeen && isTimeout(err):
@@ -168,6 +219,8 @@ func (c *conn) readFailed(err error) {
 	case isTimeout(err):
 		c.requestClose(closeNormal, "timeout")
 	default:
+		// A network error, or a protocol error gorilla has answered with its own close.
+		c.noData.Store(true)
 		c.requestClose(closeNormal, "")
 	}
 }
@@ -248,10 +301,10 @@ func (c *conn) hello(msg ClientMsg) {
 	if !c.enqueue(mustJSON(welcomeMsg{Type: TypeWelcome, RoomID: c.roomID, You: you})) {
 		return
 	}
-	select {
-	case c.attach <- sess: // buffered 1, sent once
-	default:
-	}
+	// After the welcome is queued: the writer loads att before it takes the queue, so
+	// the welcome goes out before the snapshot or events.
+	c.att.Store(&attached{sess: sess, updates: sess.Updates()})
+	c.wakeWriter()
 }
 
 // command runs a room command and answers ack or error.
@@ -290,94 +343,6 @@ func (c *conn) command(msg ClientMsg) {
 	if rep.Hint != nil {
 		c.enqueue(mustJSON(hintFrame{Type: "hint", Ephemeral: true, ID: msg.ID, Hint: rep.Hint}))
 	}
-}
-
-// writeLoop is the connection's only data writer: queued frames, room updates, pings.
-func (c *conn) writeLoop() {
-	ticker := time.NewTicker(pingPeriod)
-	defer func() {
-		ticker.Stop()
-		_ = c.ws.Close() // unblocks the reader
-		close(c.done)
-	}()
-	var updates <-chan room.Update
-	var sess Session
-	for {
-		select {
-		case f := <-c.send:
-			if !c.write(f) {
-				return
-			}
-		case s := <-c.attach:
-			// Frames queued before the session (the welcome) go first.
-			if !c.drain() {
-				return
-			}
-			sess, updates = s, s.Updates()
-		case u, ok := <-updates:
-			if !ok {
-				if errors.Is(sess.Err(), room.ErrSlowSubscriber) {
-					c.s.metrics.SlowConsumers.Inc()
-					c.closeWith(closeTryAgain, closeReasonSlow)
-				} else {
-					c.closeWith(closeTryAgain, "room_closed")
-				}
-				return
-			}
-			for _, f := range c.s.frames.frames(u) {
-				if !c.write(f) {
-					return
-				}
-			}
-		case <-ticker.C:
-			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeWait)); err != nil {
-				return
-			}
-		case r := <-c.closing:
-			// Flush what is already queued (e.g. the error explaining the close).
-			c.drain()
-			c.closeWith(r.code, r.reason)
-			select {
-			case <-c.readEnd: // the client answered the close (or the reader failed)
-			case <-time.After(closeGrace):
-			}
-			return
-		}
-	}
-}
-
-func (c *conn) drain() bool {
-	for {
-		select {
-		case f := <-c.send:
-			if !c.write(f) {
-				return false
-			}
-		default:
-			return true
-		}
-	}
-}
-
-func (c *conn) write(frame []byte) bool {
-	if c.s.writeHook != nil {
-		c.s.writeHook(c.hookID())
-	}
-	_ = c.ws.SetWriteDeadline(time.Now().Add(writeWait))
-	return c.ws.WriteMessage(websocket.TextMessage, frame) == nil
-}
-
-// hookID is the player id for the test write hook (the writer may read it: it is set
-// before the session is handed over and never changed after).
-func (c *conn) hookID() string {
-	if p := c.hookPlayer.Load(); p != nil {
-		return p.ID
-	}
-	return ""
-}
-
-func (c *conn) closeWith(code int, reason string) {
-	_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(writeWait))
 }
 
 // Ephemeral and numbered server → client frames built from room updates.

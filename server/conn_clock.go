@@ -1,0 +1,114 @@
+package server
+
+import (
+	"sync"
+	"time"
+)
+
+// Connection clock timing.
+const (
+	// pollInterval is how often the clock looks for room updates queued for parked
+	// writers: the most a parked connection's first update after a quiet spell waits.
+	pollInterval = 20 * time.Millisecond
+	// pingScanInterval is how often the clock looks for due pings and ended
+	// subscriptions of parked writers.
+	pingScanInterval = time.Second
+)
+
+// connClock is the one goroutine, shared by every connection of the process, that
+// wakes parked writers: for a ping every pingPeriod, and when the room queued updates
+// for them. Without it each connection would need a second goroutine blocked on its
+// subscription channel. (A room-side notification on send would make the polling of
+// parked connections unnecessary; see conn.updatesPending.) It runs only while there
+// are connections.
+var connClock = &clock{}
+
+type clock struct {
+	mu      sync.Mutex
+	conns   []*conn
+	running bool
+	wake    []*conn // scratch, used by run only
+}
+
+// add registers c; its first ping is due pingPeriod from now.
+func (k *clock) add(c *conn) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	c.clockIdx = len(k.conns)
+	c.nextPing = time.Now().Add(pingPeriod)
+	k.conns = append(k.conns, c)
+	if !k.running {
+		k.running = true
+		go k.run()
+	}
+}
+
+// remove unregisters c (idempotent).
+func (k *clock) remove(c *conn) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	i := c.clockIdx
+	if i < 0 || i >= len(k.conns) || k.conns[i] != c {
+		return
+	}
+	last := len(k.conns) - 1
+	k.conns[i] = k.conns[last]
+	k.conns[i].clockIdx = i
+	k.conns[last] = nil
+	k.conns = k.conns[:last]
+	c.clockIdx = -1
+	if cap(k.conns) > 64 && len(k.conns) < cap(k.conns)/4 {
+		k.conns = append([]*conn(nil), k.conns...) // give memory back after a peak
+	}
+}
+
+func (k *clock) run() {
+	t := time.NewTicker(pollInterval)
+	defer t.Stop()
+	lastScan := time.Now()
+	for now := range t.C {
+		scan := now.Sub(lastScan) >= pingScanInterval
+		if scan {
+			lastScan = now
+		}
+		if !k.tick(now, scan) {
+			return
+		}
+	}
+}
+
+// tick wakes the writers that have work; false when no connection is left (the clock
+// goroutine then ends; the next add starts it again).
+func (k *clock) tick(now time.Time, scan bool) bool {
+	k.mu.Lock()
+	if len(k.conns) == 0 {
+		k.running = false
+		k.mu.Unlock()
+		return false
+	}
+	wake := k.wake[:0]
+	for _, c := range k.conns {
+		parked := c.wstate.Load() == writerParked
+		switch {
+		case parked && c.updatesPending():
+			wake = append(wake, c)
+		case scan && !now.Before(c.nextPing):
+			c.nextPing = now.Add(pingPeriod)
+			c.pingDue.Store(true)
+			wake = append(wake, c)
+		case scan && parked:
+			// A subscription closed while parked (the room stopped) shows no queued
+			// update; its Err says so.
+			if a := c.att.Load(); a != nil && a.sess.Err() != nil {
+				wake = append(wake, c)
+			}
+		}
+	}
+	k.mu.Unlock()
+	for i, c := range wake {
+		c.wakeWriter()
+		wake[i] = nil
+	}
+	k.wake = wake[:0]
+	return true
+}
