@@ -87,7 +87,6 @@ type conn struct {
 	pingDue  atomic.Bool              // the clock asks for a ping
 	noData   atomic.Bool              // gorilla already sent a close frame: write no more data
 	clockIdx int                      // index in the clock's list (guarded by the clock's mutex)
-	nextPing time.Time                // when the clock pings next (guarded by the clock's mutex)
 
 	// reader-owned state
 	sess      Session
@@ -303,7 +302,9 @@ func (c *conn) hello(msg ClientMsg) {
 	}
 	// After the welcome is queued: the writer loads att before it takes the queue, so
 	// the welcome goes out before the snapshot or events.
-	c.att.Store(&attached{sess: sess, updates: sess.Updates()})
+	updates := sess.Updates()
+	c.att.Store(&attached{sess: sess, updates: updates})
+	connClock.joined(c, updates)
 	c.wakeWriter()
 }
 

@@ -51,8 +51,8 @@ func TestIdleWriterParksWakesAndPings(t *testing.T) {
 		return nil
 	})
 	connClock.mu.Lock()
-	for _, c := range connClock.conns {
-		c.nextPing = time.Now()
+	for i := range connClock.conns {
+		connClock.conns[i].nextPing = time.Now()
 	}
 	connClock.mu.Unlock()
 	deadline := time.Now().Add(2*pingScanInterval + time.Second)
