@@ -33,6 +33,8 @@ type Room struct {
 	pres        atomic.Pointer[Presence]
 	reason      atomic.Value // error: why the room stopped
 	passiveFlag atomic.Bool
+	notifyC     chan struct{} // Notify's wake-up (capacity 1)
+	notified    atomic.Uint64 // highest seq named by Notify
 
 	// Owned by the actor goroutine.
 	state      State
@@ -51,6 +53,7 @@ type Room struct {
 	passive    bool      // no clocks, abandonment timers or AI searches here
 	shared     bool      // other nodes write this room too (Sync called or a seq conflict seen)
 	pendingAI  *aiMsg    // AI move whose write failed, retried at retryAt
+	syncAt     time.Time // retry of a notified catch-up whose store read failed
 	lastAI     *AIProgress
 	presSent   Presence       // the presence subscribers last got by broadcast
 	presSentAt time.Time      // when
@@ -163,6 +166,7 @@ func Start(store Store, state State, log []Event, opts Options) *Room {
 		cmdC:    make(chan request, opts.CommandQueue),
 		subC:    make(chan subRequest, 16),
 		ctrlC:   make(chan func(), 4),
+		notifyC: make(chan struct{}, 1),
 		passive: opts.Passive,
 		unsubC:  make(chan *Subscription, 16),
 		aiC:     make(chan aiMsg, 16),
@@ -252,6 +256,8 @@ func (r *Room) loop() {
 			r.subscribe(sr)
 		case f := <-r.ctrlC:
 			f()
+		case <-r.notifyC:
+			r.onNotify()
 		case s := <-r.unsubC:
 			r.drop(s, ErrUnsubscribed)
 		case m := <-r.aiC:

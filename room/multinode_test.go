@@ -2,6 +2,7 @@ package room
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -122,20 +123,21 @@ func TestConflictRetriesAreBounded(t *testing.T) {
 	assert.Empty(t, r2.State().Moves())
 }
 
-// readCountingStore counts Events calls (store reads).
+// readCountingStore counts Events calls (store reads), failed ones included.
 type readCountingStore struct {
 	*MemStore
 	reads atomic.Int64
 }
 
 func (s *readCountingStore) Events(ctx context.Context, id string, from uint64) ([]Event, error) {
-	s.reads.Add(1)
+	defer s.reads.Add(1) // counted once answered
 	return s.MemStore.Events(ctx, id, from)
 }
 
-// TestSyncToSkipsOwnEvents: a notification of events the room stored itself (its own
-// pub/sub echo) costs no store read; one of events it lacks catches it up like Sync.
-func TestSyncToSkipsOwnEvents(t *testing.T) {
+// TestNotify: a notification of events the room stored itself (its own pub/sub echo)
+// costs no store read; one of events it lacks catches it up like Sync, in order for
+// its subscribers, and a failed catch-up is retried after RetryDelay.
+func TestNotify(t *testing.T) {
 	e := newEnv(t, nil)
 	cs := &readCountingStore{MemStore: e.store}
 	opts := Options{Clock: e.clock, Players: stubPlayers(nil)}
@@ -157,28 +159,33 @@ func TestSyncToSkipsOwnEvents(t *testing.T) {
 	e.move(rA, alice, 0, "h8")
 	seq := rA.State().Seq()
 
-	tests := []struct {
-		name      string
-		r         *Room
-		to        uint64
-		wantReads int64
-	}{
-		{"own event: no read", rA, seq, 0},
-		{"older event: no read", rA, seq - 1, 0},
-		{"events the room lacks: one read", rB, seq, 1},
-		{"caught up: no read", rB, seq, 0},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			before := cs.reads.Load()
-			got, err := tc.r.SyncTo(e.ctx, tc.to)
-			require.NoError(t, err)
-			assert.Equal(t, seq, got)
-			assert.Equal(t, tc.wantReads, cs.reads.Load()-before)
-		})
-	}
-	assert.Equal(t, rA.State(), rB.State())
+	// Own and older events: nothing to read.
+	before := cs.reads.Load()
+	rA.Notify(seq)
+	rA.Notify(seq - 1)
+	_, err = rA.Sync(e.ctx) // a barrier on A's goroutine (one read of its own)
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), cs.reads.Load()-before, "only the barrier's read")
+
+	// B lacks three events: one catch-up, events in order.
+	before = cs.reads.Load()
+	rB.Notify(seq - 1)
+	rB.Notify(seq)
 	for _, k := range []EventKind{EvSeated, EvStarted, EvMove} {
 		assert.Equal(t, k, nextEvent(t, sB).Kind, "B's subscribers get the missed events in order")
 	}
+	assert.Equal(t, rA.State(), rB.State())
+	assert.LessOrEqual(t, cs.reads.Load()-before, int64(2), "at most one read per notification")
+
+	// The store fails during a catch-up: retried after RetryDelay.
+	e.move(rA, bob, 1, "i9")
+	e.store.Fail(errors.New("down"))
+	before = cs.reads.Load()
+	rB.Notify(rA.State().Seq())
+	waitFor(t, "a failed catch-up", func() bool { return cs.reads.Load() > before })
+	e.store.Fail(nil)
+	assert.NotEqual(t, rA.State().Seq(), rB.State().Seq())
+	e.clock.Advance(time.Second) // RetryDelay
+	assert.Equal(t, EvMove, nextEvent(t, sB).Kind)
+	assert.Equal(t, rA.State(), rB.State())
 }

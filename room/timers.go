@@ -43,6 +43,9 @@ func (r *Room) nextWake() time.Time {
 	if len(r.subs) == 0 && r.state.Phase() == PhaseOver {
 		earliest(r.noSubsAt.Add(r.opts.Linger))
 	}
+	if d := r.syncAt; !d.IsZero() && (t.IsZero() || d.Before(t)) {
+		t = d // a notified catch-up whose store read failed
+	}
 	if d := r.presDue; !d.IsZero() && len(r.subs) > 0 && (t.IsZero() || d.Before(t)) {
 		t = d // batched presence (not subject to retryAt: it never fails)
 	}
@@ -64,6 +67,9 @@ func (r *Room) keepAlive() bool {
 func (r *Room) onTimer() {
 	now := r.opts.Clock.Now()
 	r.flushPresence(now)
+	if !r.syncAt.IsZero() && !now.Before(r.syncAt) {
+		r.onNotify()
+	}
 	if r.passive {
 		r.idleCheck(now)
 		return
@@ -141,30 +147,39 @@ func (r *Room) Sync(ctx context.Context) (uint64, error) {
 	return seq, err
 }
 
-// SyncTo is Sync for a notification that the store holds events up to seq: a room that
-// already has them (the echo of its own writes, which every node receives back from
-// the pub/sub channel) neither reads the store nor queues work on its goroutine, so a
-// single node pays nothing per move for following other nodes. It returns the room's
-// seq afterwards.
-func (r *Room) SyncTo(ctx context.Context, seq uint64) (uint64, error) {
-	if cur := r.State().Seq(); cur >= seq {
-		return cur, nil
+// Notify tells the room that the store holds its events up to seq (a pub/sub
+// notification from another node, or the echo of the room's own write). It never
+// blocks: a room that already has seq (always the case for its own writes, unless the
+// notification overtook the store's reply) does nothing at all; otherwise its goroutine
+// catches up from the store as Sync does, once for any number of notifications that
+// arrive meanwhile, and again after RetryDelay if the store did not answer.
+func (r *Room) Notify(seq uint64) {
+	if r.State().Seq() >= seq {
+		return
 	}
-	var cur uint64
-	ok := true
-	err := r.control(ctx, func() {
-		// The actor may have stored seq meanwhile (the notification can overtake the
-		// store's reply to the room's own append): check again before reading.
-		if r.state.Seq() < seq {
-			r.shared = true
-			ok = r.reload()
+	for {
+		cur := r.notified.Load()
+		if seq <= cur || r.notified.CompareAndSwap(cur, seq) {
+			break
 		}
-		cur = r.state.Seq()
-	})
-	if err == nil && !ok {
-		err = ErrUnavailable
 	}
-	return cur, err
+	select {
+	case r.notifyC <- struct{}{}:
+	default: // a wake-up is pending: it will see the new seq
+	}
+}
+
+// onNotify catches up with the store when a notification names a seq the room has
+// not reached (checked here, on the actor, after the room's own append completed).
+func (r *Room) onNotify() {
+	r.syncAt = time.Time{}
+	if r.notified.Load() <= r.state.Seq() {
+		return
+	}
+	r.shared = true
+	if !r.reload() {
+		r.syncAt = r.opts.Clock.Now().Add(r.opts.RetryDelay)
+	}
 }
 
 // SetPassive switches the room between active (it runs the clock flag, abandonment

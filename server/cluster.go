@@ -114,31 +114,23 @@ func (c *cluster) watch(r *room.Room) {
 			return // the watcher loop subscribes it again
 		}
 		defer unsubscribe()
-		// Events appended between the room's load and the subscription. (The seq is
-		// tracked here rather than read with r.State(), which may race with the actor.)
-		seq, _ := r.Sync(ctx)
+		// Events appended between the room's load and the subscription.
+		_, _ = r.Sync(ctx)
 		for {
 			select {
 			case m, ok := <-ch:
 				if !ok {
 					return
 				}
-				if m.Reconnected || m.Seq > seq {
-					var s uint64
-					var err error
-					if m.Reconnected {
-						s, err = r.Sync(ctx) // messages may be lost: read the store
-					} else {
-						s, err = r.SyncTo(ctx, m.Seq) // free for this node's own events
+				if m.Reconnected { // messages may have been lost: read the store
+					if _, err := r.Sync(ctx); err != nil && ctx.Err() == nil {
+						c.log.Debug("fan-out: sync failed", "room", r.ID(), "err", err)
 					}
-					if err != nil {
-						if ctx.Err() == nil {
-							c.log.Debug("fan-out: sync failed", "room", r.ID(), "err", err)
-						}
-						continue
-					}
-					seq = s
+					continue
 				}
+				// Free for this node's own events (the room has them); otherwise the
+				// room catches up on its own goroutine without blocking this one.
+				r.Notify(m.Seq)
 			case <-ctx.Done():
 				return
 			}
