@@ -143,20 +143,53 @@ func (b *batcher) run(batch []*evalReq) {
 	// waiting at their own deadline.
 	ctx, cancel := context.WithDeadline(context.Background(), deadline.Add(batchGrace))
 	defer cancel()
-	cmds := make([]*redis.Cmd, len(live))
-	_, _ = b.c.Pipelined(ctx, func(p redis.Pipeliner) error {
-		for i, r := range live {
-			cmds[i] = appendScript.EvalSha(ctx, p, r.keys, r.args...)
-		}
-		return nil
-	})
+	calls := make([]scriptCall, len(live))
 	for i, r := range live {
-		res, err := cmds[i].Int64Slice()
-		if err != nil && redis.HasErrorPrefix(err, "NOSCRIPT") {
-			// Not run (Redis lost its script cache, e.g. after a restart): EVAL loads it.
-			res, err = appendScript.Run(ctx, b.c, r.keys, r.args...).Int64Slice()
-		}
-		r.res, r.err = res, err
+		calls[i] = scriptCall{keys: r.keys, args: r.args}
+	}
+	cmds := evalPipelined(ctx, b.c, appendScript, calls)
+	for i, r := range live {
+		r.res, r.err = cmds[i].Int64Slice()
 		close(r.done)
 	}
+}
+
+// scriptCall is one script invocation of a pipeline.
+type scriptCall struct {
+	keys []string
+	args []any
+}
+
+// evalPipelined runs sc once per call in one pipeline of EVALSHAs. When Redis lacks
+// the script (NOSCRIPT: a fresh or restarted Redis; nothing was run) it loads it once
+// and sends those calls again, so a cold cache costs one more round trip, not one per
+// call.
+func evalPipelined(ctx context.Context, c redis.UniversalClient, sc *redis.Script, calls []scriptCall) []*redis.Cmd {
+	cmds := make([]*redis.Cmd, len(calls))
+	idx := make([]int, len(calls))
+	for i := range idx {
+		idx[i] = i
+	}
+	for try := 0; len(idx) > 0; try++ {
+		_, _ = c.Pipelined(ctx, func(p redis.Pipeliner) error {
+			for _, i := range idx {
+				cmds[i] = sc.EvalSha(ctx, p, calls[i].keys, calls[i].args...)
+			}
+			return nil
+		})
+		var missing []int
+		for _, i := range idx {
+			if err := cmds[i].Err(); err != nil && redis.HasErrorPrefix(err, "NOSCRIPT") {
+				missing = append(missing, i)
+			}
+		}
+		if len(missing) == 0 || try == 1 || sc.Load(ctx, c).Err() != nil {
+			for _, i := range missing { // last resort, one by one (EVAL)
+				cmds[i] = sc.Run(ctx, c, calls[i].keys, calls[i].args...)
+			}
+			break
+		}
+		idx = missing
+	}
+	return cmds
 }

@@ -97,19 +97,35 @@ func (k *LeaseKeeper) Tick(ctx context.Context, m *room.Manager) {
 	for _, r := range m.Rooms() {
 		live[r.ID()] = r
 	}
+	// Renewals and releases go in pipelines: one round trip for all the rooms (a
+	// thousand renewals one by one outlasted the ttl on a busy machine).
+	var renew, release []string
 	for _, id := range k.Held() {
-		r := live[id]
-		if r == nil { // stopped here: let another node take it at once
-			_, _ = k.st.rs.ReleaseLease(ctx, id, k.node)
-			k.drop(id)
-			continue
+		if live[id] == nil { // stopped here: let another node take it at once
+			release = append(release, id)
+		} else {
+			renew = append(renew, id)
 		}
-		ok, err := k.st.rs.RenewLease(ctx, id, k.node, k.ttl)
-		if err != nil || !ok {
-			k.log.Warn("roomredis: lease lost, room turns passive", "room", id, "err", err)
+	}
+	if len(release) > 0 {
+		_, _ = k.st.rs.ReleaseLeases(ctx, k.node, release)
+		for _, id := range release {
 			k.drop(id)
-			_ = r.SetPassive(ctx, true)
 		}
+	}
+	held, err := k.st.rs.RenewLeases(ctx, k.node, k.ttl, renew)
+	var lost []string
+	for i, id := range renew {
+		if err != nil || !held[i] {
+			lost = append(lost, id)
+		}
+	}
+	if len(lost) > 0 {
+		k.log.Warn("roomredis: leases lost, rooms turn passive", "rooms", len(lost), "first", lost[0], "err", err)
+	}
+	for _, id := range lost {
+		k.drop(id)
+		_ = live[id].SetPassive(ctx, true)
 	}
 	for id, r := range live {
 		if r.Passive() && k.Acquire(ctx, id) {
@@ -189,10 +205,11 @@ func needsRunner(s room.Summary) bool {
 	return s.Status == "live" && (s.Time.Enabled() || s.Black.Kind != room.Human || s.White.Kind != room.Human)
 }
 
-// ReleaseAll releases every lease this node holds.
+// ReleaseAll releases every lease this node holds (one pipeline).
 func (k *LeaseKeeper) ReleaseAll(ctx context.Context) {
-	for _, id := range k.Held() {
-		_, _ = k.st.rs.ReleaseLease(ctx, id, k.node)
+	ids := k.Held()
+	_, _ = k.st.rs.ReleaseLeases(ctx, k.node, ids)
+	for _, id := range ids {
 		k.drop(id)
 	}
 }

@@ -2,6 +2,8 @@ package roomredis
 
 import (
 	"context"
+	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -152,4 +154,77 @@ func TestPassiveNodeBehindCatchesUp(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, want, rA.State())
 	assert.Equal(t, want, rB.State())
+}
+
+// renewCounter counts lease renewal scripts and the round trips that carried them.
+type renewCounter struct{ trips, scripts atomic.Int64 }
+
+func (*renewCounter) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (c *renewCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		c.count([]redis.Cmder{cmd})
+		return next(ctx, cmd)
+	}
+}
+func (c *renewCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		c.count(cmds)
+		return next(ctx, cmds)
+	}
+}
+func (c *renewCounter) count(cmds []redis.Cmder) {
+	n := 0
+	for _, cmd := range cmds {
+		if cmd.Name() == "evalsha" && len(cmd.Args()) == 6 && cmd.Args()[5] == int64(3000) {
+			n++ // EVALSHA sha 1 owner-key node 3000: an acquire or a renewal
+		}
+	}
+	if n > 0 {
+		c.trips.Add(1)
+		c.scripts.Add(int64(n))
+	}
+}
+
+// TestLeaseKeeperRenewsInOneRoundTrip: a node's renewals of all its rooms take one
+// round trip, and a room whose lease another node took meanwhile turns passive.
+func TestLeaseKeeperRenewsInOneRoundTrip(t *testing.T) {
+	f := newFixture(t)
+	c := redis.NewClient(&redis.Options{Addr: f.mr.Addr(), MaxRetries: -1})
+	t.Cleanup(func() { _ = c.Close() })
+	rc := &renewCounter{}
+	c.AddHook(rc)
+	st := New(redisstore.New(c, redisstore.WithClock(f.clock.Now)))
+	k := NewLeaseKeeper(st, "A", 3*time.Second, nil)
+	m := room.NewManager(st, room.Options{Clock: f.clock, Lease: k.Acquire})
+	t.Cleanup(func() { _ = m.Shutdown(context.Background()) })
+	const n = 40
+	rooms := make([]*room.Room, n)
+	for i := range rooms {
+		p := room.Player{ID: fmt.Sprintf("p%d", i), Name: "p"}
+		r, err := m.Create(f.ctx, room.CreateRequest{Settings: room.DefaultSettings(), Creator: &p, Color: "black"})
+		require.NoError(t, err)
+		require.False(t, r.Passive())
+		rooms[i] = r
+	}
+	k.Tick(f.ctx, m) // loads the renewal script
+	// Room 0's lease runs out and node B takes it.
+	_, err := c.Del(f.ctx, redisstore.KeysFor(rooms[0].ID()).Owner).Result()
+	require.NoError(t, err)
+	ok, err := st.Redis().AcquireLease(f.ctx, rooms[0].ID(), "B", 3*time.Second)
+	require.NoError(t, err)
+	require.True(t, ok)
+
+	trips, scripts := rc.trips.Load(), rc.scripts.Load()
+	k.Tick(f.ctx, m)
+	// One round trip for the n renewals, one for the attempt to take room 0 back.
+	assert.Equal(t, int64(2), rc.trips.Load()-trips, "one round trip for the renewals")
+	assert.Equal(t, int64(n+1), rc.scripts.Load()-scripts)
+	assert.True(t, rooms[0].Passive(), "lost lease: passive")
+	assert.Len(t, k.Held(), n-1)
+	for _, r := range rooms[1:] {
+		assert.False(t, r.Passive())
+		holder, _, err := st.Redis().LeaseHolder(f.ctx, r.ID())
+		require.NoError(t, err)
+		assert.Equal(t, "A", holder)
+	}
 }
