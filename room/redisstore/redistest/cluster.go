@@ -10,11 +10,13 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// Cluster is a small local Redis Cluster of masters only (no replicas), each a
-// Server with cluster mode on. The 16384 slots are split evenly.
+// Cluster is a small local Redis Cluster: masters, each a Server with cluster mode
+// on, and optionally replicas of them. The 16384 slots are split evenly over the masters.
 type Cluster struct {
-	t     testing.TB
-	nodes []*Server
+	t        testing.TB
+	nodes    []*Server
+	masters  int
+	replicas int
 }
 
 // StartCluster starts n (>= 1) redis-server processes in cluster mode, assigns
@@ -22,21 +24,29 @@ type Cluster struct {
 // Gating is as for Start. Options apply to every node.
 func StartCluster(t testing.TB, n int, opts ...Option) *Cluster {
 	t.Helper()
-	if n < 1 {
-		t.Fatalf("redistest: StartCluster needs at least one node")
+	return StartClusterReplicas(t, n, 0, opts...)
+}
+
+// StartClusterReplicas is StartCluster with replicas replicas per master (a master's
+// replica takes over its slots about two seconds after the master dies). Nodes()
+// lists the masters first, then the replicas of master 0, 1, ... in turn.
+func StartClusterReplicas(t testing.TB, masters, replicas int, opts ...Option) *Cluster {
+	t.Helper()
+	if masters < 1 || replicas < 0 {
+		t.Fatalf("redistest: StartCluster needs at least one master")
 	}
-	cl := &Cluster{t: t}
-	for i := 0; i < n; i++ {
+	cl := &Cluster{t: t, masters: masters, replicas: replicas}
+	for i := 0; i < masters*(1+replicas); i++ {
 		o := append([]Option{WithArgs("--cluster-enabled", "yes",
 			"--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000")}, opts...)
 		cl.nodes = append(cl.nodes, Start(t, o...))
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	per := 16384 / n
-	for i, s := range cl.nodes {
+	per := 16384 / masters
+	for i, s := range cl.nodes[:masters] {
 		lo, hi := i*per, (i+1)*per-1
-		if i == n-1 {
+		if i == masters-1 {
 			hi = 16383
 		}
 		c := s.Client()
@@ -50,11 +60,32 @@ func StartCluster(t testing.TB, n int, opts ...Option) *Cluster {
 			t.Fatalf("redistest: cluster meet %s: %v", s.Addr(), err)
 		}
 	}
+	for r, s := range cl.nodes[masters:] {
+		m := cl.nodes[r%masters]
+		id, err := m.Client().Do(ctx, "CLUSTER", "MYID").Text()
+		if err != nil {
+			t.Fatalf("redistest: cluster myid on %s: %v", m.Addr(), err)
+		}
+		for { // the replica must have heard of the master first
+			err = s.Client().Do(ctx, "CLUSTER", "REPLICATE", id).Err()
+			if err == nil || ctx.Err() != nil {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if err != nil {
+			t.Fatalf("redistest: cluster replicate %s -> %s: %v", s.Addr(), m.Addr(), err)
+		}
+	}
 	if err := cl.waitOK(ctx); err != nil {
 		t.Fatalf("redistest: cluster not ready: %v", err)
 	}
 	return cl
 }
+
+// Masters returns the servers that were started as masters (after a failover a
+// replica may serve their slots instead).
+func (cl *Cluster) Masters() []*Server { return cl.nodes[:cl.masters] }
 
 func (cl *Cluster) waitOK(ctx context.Context) error {
 	var last string
@@ -71,6 +102,11 @@ func (cl *Cluster) waitOK(ctx context.Context) error {
 				last = fmt.Sprintf("%s: %v %v %q", s.Addr(), err, err2, firstLine(info))
 				break
 			}
+			if cl.replicas > 0 && !replicasInSync(ctx, s, nodes, cl.masters*cl.replicas) {
+				ok = false
+				last = fmt.Sprintf("%s: replicas not in sync", s.Addr())
+				break
+			}
 		}
 		if ok {
 			return nil
@@ -81,6 +117,27 @@ func (cl *Cluster) waitOK(ctx context.Context) error {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// replicasInSync reports whether s, if a replica, has its link to the master up, and
+// whether the cluster (as s sees it in CLUSTER NODES) has want replicas.
+func replicasInSync(ctx context.Context, s *Server, nodes string, want int) bool {
+	c := redis.NewClient(&redis.Options{Addr: s.Addr()})
+	defer c.Close()
+	info, err := c.Info(ctx, "replication").Result()
+	if err != nil {
+		return false
+	}
+	if strings.Contains(info, "role:slave") && !strings.Contains(info, "master_link_status:up") {
+		return false
+	}
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(nodes), "\n") {
+		if f := strings.Fields(line); len(f) > 2 && strings.Contains(f[2], "slave") {
+			n++
+		}
+	}
+	return n == want
 }
 
 func firstLine(s string) string {
@@ -105,9 +162,12 @@ func (cl *Cluster) Addrs() []string {
 // URL returns "redis+cluster://addr1,addr2,..." (the form redisstore.Open parses).
 func (cl *Cluster) URL() string { return "redis+cluster://" + strings.Join(cl.Addrs(), ",") }
 
-// Client returns a new cluster client, closed when the test ends.
+// Client returns a new cluster client, closed when the test ends. It reloads the
+// slot map every second: go-redis (v9.23) otherwise keeps sending a dead master's slots
+// to its address for up to 60 s after a replica took over (a refused connection is no
+// MOVED reply, so nothing else triggers a reload).
 func (cl *Cluster) Client() *redis.ClusterClient {
-	c := redis.NewClusterClient(&redis.ClusterOptions{Addrs: cl.Addrs()})
+	c := redis.NewClusterClient(&redis.ClusterOptions{Addrs: cl.Addrs(), ClusterStateReloadInterval: time.Second})
 	cl.t.Cleanup(func() { _ = c.Close() })
 	return c
 }

@@ -3,9 +3,11 @@ package redistest
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -47,4 +49,42 @@ func TestCluster(t *testing.T) {
 	// Keys sharing a hash tag can be used together.
 	require.NoError(t, c.MSet(ctx, "{a}x", 1, "{a}y", 2).Err())
 	require.Contains(t, cl.URL(), "redis+cluster://127.0.0.1:")
+}
+
+func TestClusterReplicaFailover(t *testing.T) {
+	cl := StartClusterReplicas(t, 3, 1)
+	require.Len(t, cl.Nodes(), 6)
+	c := cl.Client()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	require.NoError(t, c.Set(ctx, "{x}k", "v", 0).Err())
+	m, err := c.MasterForKey(ctx, "{x}k")
+	require.NoError(t, err)
+	for _, s := range cl.Masters() {
+		if s.Addr() == m.Options().Addr {
+			s.Kill()
+		}
+	}
+	// The replica takes over the slot: reads and writes work again.
+	ok := assert.Eventually(t, func() bool {
+		v, err := c.Get(ctx, "{x}k").Result()
+		return err == nil && v == "v" && c.Set(ctx, "{x}k2", "w", 0).Err() == nil
+	}, 20*time.Second, 100*time.Millisecond)
+	if !ok {
+		t.Logf("%s", clusterNodes(ctx, cl))
+	}
+}
+
+func clusterNodes(ctx context.Context, cl *Cluster) string {
+	var b strings.Builder
+	for _, s := range cl.Nodes() {
+		if s.Running() {
+			out, err := s.Client().ClusterNodes(ctx).Result()
+			fmt.Fprintf(&b, "%s: %v\n%s\n", s.Addr(), err, out)
+			info, _ := s.Client().ClusterInfo(ctx).Result()
+			fmt.Fprintf(&b, "%s\n", firstLine(info))
+			break
+		}
+	}
+	return b.String()
 }
