@@ -305,7 +305,7 @@ func (c *conn) hello(msg ClientMsg) {
 	updates := sess.Updates()
 	c.att.Store(&attached{sess: sess, updates: updates})
 	connClock.joined(c, updates)
-	c.wakeWriter()
+	c.flushInline()
 }
 
 // command runs a room command and answers ack or error.

@@ -80,6 +80,28 @@ func (c *conn) park() bool {
 	return !c.wstate.CompareAndSwap(writerParked, writerRunning)
 }
 
+// flushInline does the writer's work on the calling goroutine (the reader, after an
+// accepted hello: the welcome and the join's backlog) when no writer runs, so that a
+// join does not start a goroutine (a burst of joins would leave thousands of short-lived
+// writers behind: their goroutine records and stack fragments stay allocated). If the
+// connection must close or more work arrives meanwhile, a writer goroutine takes over.
+func (c *conn) flushInline() {
+	if !c.wstate.CompareAndSwap(writerParked, writerRunning) {
+		c.wakeWriter()
+		return
+	}
+	select {
+	case <-c.wake:
+	default:
+	}
+	ended, stop := c.flush(nil, false)
+	switch {
+	case stop:
+	case ended != nil || !c.park():
+		go c.writeLoop() // it finds the close (or the new work) again
+	}
+}
+
 // writeLoop is the connection's only data writer: queued replies, room updates, pings
 // and the close. It runs while there is work and parks after writerLinger without any.
 func (c *conn) writeLoop() {
