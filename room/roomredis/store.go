@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/gomoku-arena/gomoku/room"
@@ -26,10 +27,39 @@ const (
 	FieldPly     = "ply"
 )
 
+// DefaultSummaryEvery is how long a room's stored summary and lobby score may lag
+// its ply (see WithSummaryEvery).
+const DefaultSummaryEvery = 5 * time.Second
+
+// maxWritten bounds the memory of summaries written (see Store.written).
+const maxWritten = 100_000
+
 // Store is a room.Store and room.Lister on a redisstore.Store.
 type Store struct {
-	rs *redisstore.Store
+	rs    *redisstore.Store
+	every time.Duration
+
+	mu      sync.Mutex
+	written map[string]writtenSum // by room id
 }
+
+// writtenSum is what this Store last wrote as a room's summary.
+type writtenSum struct {
+	seq uint64       // the room's seq right after that append
+	key room.Summary // the summary without its ply, seq and time (lobbyKey)
+	at  int64        // UpdatedAt of the last full write
+}
+
+// Option configures a Store.
+type Option func(*Store)
+
+// WithSummaryEvery sets how often an append that changes nothing but the ply (a move)
+// rewrites the room's summary fields and lobby score: at most once per d per room
+// (default DefaultSummaryEvery; 0 or less: every append). Any other change of the
+// summary (status, seats, game, result, public...) is written with its append at once.
+// The events and the seq are always written: this only saves the summary encoding and
+// the lobby and TTL commands of most moves (Redis time and AOF bytes).
+func WithSummaryEvery(d time.Duration) Option { return func(s *Store) { s.every = d } }
 
 var (
 	_ room.Store  = (*Store)(nil)
@@ -37,7 +67,51 @@ var (
 )
 
 // New returns the adapter for rs.
-func New(rs *redisstore.Store) *Store { return &Store{rs: rs} }
+func New(rs *redisstore.Store, opts ...Option) *Store {
+	s := &Store{rs: rs, every: DefaultSummaryEvery, written: map[string]writtenSum{}}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// lobbyKey is a summary without what every move changes.
+func lobbyKey(sum room.Summary) room.Summary {
+	sum.Ply, sum.Seq, sum.UpdatedAt = 0, 0, 0
+	return sum
+}
+
+// light reports whether an append at expectedSeq with summary sum may leave the stored
+// summary alone: this Store wrote the room's summary itself at expectedSeq (no other
+// writer since), with the same lobby key, less than every ago.
+func (s *Store) light(id string, expectedSeq uint64, sum room.Summary) bool {
+	if s.every <= 0 {
+		return false
+	}
+	s.mu.Lock()
+	w, ok := s.written[id]
+	s.mu.Unlock()
+	return ok && w.seq == expectedSeq && sum.UpdatedAt-w.at < s.every.Milliseconds() && w.key == lobbyKey(sum)
+}
+
+// remember records the outcome of a write of room id's summary (ok false: unknown or
+// failed, so the next append writes the summary in full).
+func (s *Store) remember(id string, seq uint64, sum room.Summary, full, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !ok {
+		delete(s.written, id)
+		return
+	}
+	w := writtenSum{seq: seq, key: lobbyKey(sum), at: sum.UpdatedAt}
+	if !full {
+		w.at = s.written[id].at
+	}
+	if len(s.written) >= maxWritten {
+		clear(s.written) // only costs full writes
+	}
+	s.written[id] = w
+}
 
 // Redis returns the underlying redisstore.Store (leases, pub/sub, export, ping).
 func (s *Store) Redis() *redisstore.Store { return s.rs }
@@ -102,22 +176,34 @@ func (s *Store) Create(ctx context.Context, id string, first room.Event, sum roo
 	if err != nil {
 		return err
 	}
-	return mapErr(s.rs.Create(ctx, id, f, b, index(sum)))
+	err = mapErr(s.rs.Create(ctx, id, f, b, index(sum)))
+	s.remember(id, first.Seq, sum, true, err == nil)
+	return err
 }
 
 // Append implements room.Store.
+// Most moves write only their event and the seq: the summary fields and the lobby
+// score follow at most every WithSummaryEvery (see there).
 func (s *Store) Append(ctx context.Context, id string, expectedSeq uint64, events []room.Event, sum room.Summary) error {
-	f, err := fields(sum)
-	if err != nil {
-		return err
+	var f map[string]string
+	var idx redisstore.IndexUpdate
+	full := !s.light(id, expectedSeq, sum)
+	if full {
+		var err error
+		if f, err = fields(sum); err != nil {
+			return err
+		}
+		idx = index(sum)
 	}
 	enc := make([][]byte, len(events))
 	for i, e := range events {
+		var err error
 		if enc[i], err = room.EncodeEvent(e); err != nil {
 			return err
 		}
 	}
-	_, err = s.rs.Append(ctx, id, expectedSeq, enc, f, index(sum))
+	seq, err := s.rs.Append(ctx, id, expectedSeq, enc, f, idx)
+	s.remember(id, seq, sum, full, err == nil)
 	return mapErr(err)
 }
 
