@@ -2,7 +2,8 @@
 # bench.sh: the docs/performance.md "Server load" runs, on this machine, with a real Redis.
 # Starts its own redis-server (free port, temp dir, AOF everysec) and a built gomokud on
 # it, runs the requested scenarios with `gomoku load -json`, and leaves the JSON reports in
-# $OUT (default /tmp/gomoku-load). Never touches 127.0.0.1:6379.
+# $OUT (default /tmp/gomoku-load). Never touches 127.0.0.1:6379. GAMES_FLAGS,
+# THROUGHPUT_GAMES, AI_LEVELS and PROFILE_FLAGS override the shapes (see below).
 #
 #   cmd/gomoku/internal/load/bench.sh [idle|idle-gc|games|throughput|spectators|ai|all|profile]...
 #
@@ -97,7 +98,8 @@ for s in "$@"; do
 		;;&
 	games | all)
 		start_server
-		run games-1000 -games 1000 -rate 1 -jitter 0.5 -churn 0.1 -duration 40s -setup 3m
+		# shellcheck disable=SC2086
+		run games-1000 ${GAMES_FLAGS:--games 1000 -rate 1 -jitter 0.5 -churn 0.1 -duration 40s -setup 3m}
 		;;&
 	throughput | all)
 		start_server

@@ -188,7 +188,13 @@ func (c *client) armLocked() {
 	now := time.Now()
 	g.mu.Lock()
 	at := now
-	if g.interval > 0 {
+	switch {
+	case g.interval > 0 && g.lastMove.IsZero():
+		// The window's first move: spread over one interval, so that N games start in
+		// their steady state instead of N moves in the same millisecond (a burst that
+		// alone made the p99 of 1,000 games at 1 move/s).
+		at = now.Add(time.Duration(c.rng.Float64() * float64(g.interval)))
+	case g.interval > 0:
 		iv := time.Duration(float64(g.interval) * (1 + g.jitter*(2*c.rng.Float64()-1)))
 		if next := g.lastMove.Add(iv); next.After(now) {
 			at = next
