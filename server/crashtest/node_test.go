@@ -18,8 +18,8 @@ import (
 	"github.com/gomoku-arena/gomoku/room/redisstore/redistest"
 )
 
-// gomokudBin is the gomokud binary built once by TestMain (empty when integration tests
-// are off or the build failed; buildErr says why).
+// gomokudBin is the gomokud binary built once by TestMain, or $CRASHTEST_GOMOKUD (empty
+// when integration tests are off or the build failed; buildErr says why).
 var (
 	gomokudBin string
 	buildErr   error
@@ -27,7 +27,10 @@ var (
 
 func TestMain(m *testing.M) {
 	var dir string
-	if redistest.Enabled() {
+	if bin := os.Getenv("CRASHTEST_GOMOKUD"); bin != "" && redistest.Enabled() {
+		gomokudBin = bin // a prebuilt gomokud (e.g. a release build, or one with a local patch)
+		fmt.Fprintf(os.Stderr, "crashtest: using CRASHTEST_GOMOKUD=%s\n", bin)
+	} else if redistest.Enabled() {
 		var err error
 		dir, err = os.MkdirTemp("", "gomokud-crashtest-")
 		if err == nil {
