@@ -233,6 +233,59 @@ func TestDockerfile(t *testing.T) {
 	assert.Contains(t, copiedTo, ep.Args[0], "ENTRYPOINT %s is not a binary copied from the build stage (%v)", ep.Args[0], copiedTo)
 }
 
+// TestDockerignore: the build context keeps every file the Dockerfile's COPY and go build
+// need (the module files, every package of the module and its go:embed files).
+func TestDockerignore(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(repoRoot, ".dockerignore"))
+	if os.IsNotExist(err) {
+		return
+	}
+	require.NoError(t, err)
+	var patterns []string
+	for _, line := range strings.Split(string(raw), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			require.False(t, strings.HasPrefix(line, "!"), "exceptions (%s) are not checked here", line)
+			patterns = append(patterns, strings.TrimPrefix(line, "/"))
+		}
+	}
+	// Each package's directory (a stand-in .go file) and its go:embed files (the frontend).
+	out, err := exec.Command("go", "list", "-C", repoRoot, "-f",
+		"D {{.Dir}}/x.go{{range .EmbedFiles}}\nF {{$.Dir}}/{{.}}{{end}}", "./...").Output()
+	require.NoError(t, err)
+	abs, err := filepath.Abs(repoRoot)
+	require.NoError(t, err)
+	need := []string{"go.mod", "go.sum"}
+	embeds := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		kind, file, _ := strings.Cut(line, " ")
+		rel, err := filepath.Rel(abs, file)
+		require.NoError(t, err)
+		need = append(need, filepath.ToSlash(rel))
+		if kind == "F" {
+			embeds++
+		}
+	}
+	require.NotZero(t, embeds, "no go:embed files found (the frontend is embedded)")
+	for _, n := range need {
+		for _, p := range patterns {
+			if dockerignored(p, n) {
+				t.Errorf(".dockerignore pattern %q excludes %s, which the image build needs", p, n)
+			}
+		}
+	}
+}
+
+// dockerignored reports whether pattern (Docker's syntax: filepath.Match plus "**")
+// excludes path or one of its parent directories.
+func dockerignored(pattern, path string) bool {
+	re := regexp.QuoteMeta(pattern)
+	re = strings.ReplaceAll(re, `\*\*/`, `(.*/)?`)
+	re = strings.ReplaceAll(re, `\*\*`, `.*`)
+	re = strings.ReplaceAll(re, `\*`, `[^/]*`)
+	re = strings.ReplaceAll(re, `\?`, `[^/]`)
+	return regexp.MustCompile(`^` + re + `(/.*)?$`).MatchString(path)
+}
+
 // TestDockerfileBuildCommands runs the build stage's go build commands as written
 // (output paths moved to a temp dir) and checks that the binaries are static, as the
 // alpine (musl) base needs.
