@@ -87,6 +87,8 @@ type conn struct {
 	pingDue  atomic.Bool              // the clock asks for a ping
 	noData   atomic.Bool              // gorilla already sent a close frame: write no more data
 	clockIdx int                      // index in the clock's list (guarded by the clock's mutex)
+	writes   atomic.Uint32            // coalesced writes so far (tests)
+	frames   atomic.Uint32            // data frames they carried
 
 	// reader-owned state
 	sess      Session

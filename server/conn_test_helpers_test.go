@@ -105,3 +105,15 @@ var raceEnabled bool
 
 // runtimeStack writes every goroutine's stack into buf.
 func runtimeStack(buf []byte) int { return runtime.Stack(buf, true) }
+
+// writeStats sums the coalesced writes and the frames they carried over the server's
+// connections.
+func (e *testEnv) writeStats() (writes, frames uint32) {
+	e.srv.mu.Lock()
+	defer e.srv.mu.Unlock()
+	for c := range e.srv.conns {
+		writes += c.writes.Load()
+		frames += c.frames.Load()
+	}
+	return writes, frames
+}

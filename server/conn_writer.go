@@ -41,9 +41,6 @@ func lingerTime() time.Duration {
 	return writerLinger
 }
 
-// writeStats counts coalesced writes and the frames they carried (tests, benchmarks).
-var writeStats struct{ writes, frames atomic.Uint64 }
-
 // batchPool holds write buffers: a connection borrows one per write, so idle
 // connections hold none.
 var batchPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
@@ -107,6 +104,7 @@ func (c *conn) flushInline() {
 func (c *conn) writeLoop() {
 	linger := time.NewTimer(lingerTime())
 	defer linger.Stop()
+	active := time.Now()   // last time there was work (the timer is not reset per frame)
 	var first *room.Update // an update already taken from the channel
 	var firstOK bool
 	for {
@@ -123,15 +121,22 @@ func (c *conn) writeLoop() {
 		if a := c.att.Load(); a != nil {
 			updates = a.updates
 		}
-		linger.Reset(lingerTime())
 		select {
 		case <-c.wake:
+			active = time.Now()
 		case u, ok := <-updates:
 			first, firstOK = &u, ok
+			active = time.Now()
 		case <-linger.C:
+			if idle := time.Since(active); idle < lingerTime() {
+				linger.Reset(lingerTime() - idle)
+				continue
+			}
 			if c.park() {
 				return
 			}
+			linger.Reset(lingerTime())
+			active = time.Now()
 		}
 	}
 }
@@ -202,8 +207,8 @@ func (c *conn) flush(first *room.Update, firstOK bool) (ended *closeReq, stop bo
 			c.finish(0, "")
 			return nil, true
 		}
-		writeStats.writes.Add(1)
-		writeStats.frames.Add(uint64(n))
+		c.writes.Add(1)
+		c.frames.Add(uint32(n))
 	}
 	if c.pingDue.Swap(false) && req == nil {
 		if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeWait)); err != nil {
