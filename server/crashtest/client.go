@@ -2,6 +2,11 @@
 // real gomokud binary as child processes against real redis-server processes
 // (GOMOKU_INTEGRATION=1), plus Client, a small WebSocket test client that follows
 // docs/protocol.md and keeps an event log per connection for assertions.
+//
+// Also here: games across a local Redis Cluster (TestClusterGames; a master failover in
+// TestClusterMasterFailover) and the compose load balancer's own deploy/Caddyfile run
+// with caddy in front of two nodes (TestLoadBalancerCaddyfile, skipped without caddy).
+// CRASHTEST_SEED repeats a run; CRASHTEST_GOMOKUD tests a prebuilt binary.
 package crashtest
 
 import (

@@ -105,6 +105,8 @@ func TestClusterGames(t *testing.T) {
 		t.Logf("note: this run's %d rooms all hash to one master", len(rooms))
 	}
 
+	checkShardedPubSub(t, ctx, cc, rooms)
+
 	var wg sync.WaitGroup
 	errs := make(chan error, len(seats)+len(watchers))
 	for _, s := range seats {
@@ -122,7 +124,6 @@ func TestClusterGames(t *testing.T) {
 	v, err := aiWatch.Wait(ctx, func(v View) bool { return v.Over() || (len(v.Moves) >= 4 && v.ToMove() == "white") })
 	require.NoError(t, err)
 	require.False(t, v.Over(), "the AI game ended before the kill")
-	checkShardedPubSub(t, ctx, cc, rooms)
 	victim, owner := ownerNode(t, ctx, cc, nodes, aiRoom)
 	ply := len(v.Moves)
 	nodes[victim].Kill()
@@ -210,11 +211,13 @@ func checkShardedPubSub(t *testing.T, ctx context.Context, cc *redis.ClusterClie
 		ch := "gomoku:{room:" + id + "}:chan"
 		m, err := cc.MasterForKey(ctx, ch)
 		require.NoError(t, err)
-		shard, err := m.PubSubShardNumSub(ctx, ch).Result()
+		var shard, classic map[string]int64
+		require.Eventually(t, func() bool { // nodes subscribe their live rooms within ~250 ms
+			shard, err = m.PubSubShardNumSub(ctx, ch).Result()
+			return err == nil && shard[ch] >= 1
+		}, 5*time.Second, 50*time.Millisecond, "room %s: no node follows it with SSUBSCRIBE on its master %s", id, m.Options().Addr)
+		classic, err = m.PubSubNumSub(ctx, ch).Result()
 		require.NoError(t, err)
-		classic, err := m.PubSubNumSub(ctx, ch).Result()
-		require.NoError(t, err)
-		require.GreaterOrEqual(t, shard[ch], int64(1), "room %s: no node follows it with SSUBSCRIBE on its master %s", id, m.Options().Addr)
 		require.Zero(t, classic[ch], "room %s: classic SUBSCRIBE on a cluster", id)
 	}
 	var mu sync.Mutex
