@@ -51,7 +51,8 @@ func benchConn(b *testing.B) (*conn, *benchSession) {
 	cfg.Logger = slog.New(slog.DiscardHandler)
 	s := &Server{cfg: cfg, metrics: newMetrics(), frames: newFrameCache()}
 	sess := &benchSession{ch: make(chan room.Update, 256)}
-	c := &conn{s: s, ws: ws, wake: make(chan struct{}, 1), done: make(chan struct{}), readEnd: make(chan struct{})}
+	c := newConn(s, ws, "", "")
+	c.wake = make(chan struct{}, 1)
 	c.wstate.Store(writerRunning)
 	c.att.Store(&attached{sess: sess, updates: sess.ch})
 	return c, sess
@@ -69,11 +70,14 @@ func BenchmarkWriteUpdates(b *testing.B) {
 				Game: 1, Color: "black", Point: "h8", Ply: 17 + i, ClockMS: 281000}}
 		}
 		b.Run(fmt.Sprintf("per-frame/burst=%d", k), func(b *testing.B) {
-			c, _ := benchConn(b)
+			c, sess := benchConn(b)
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, u := range updates {
-					for _, f := range c.s.frames.frames(u) {
+					sess.ch <- u
+				}
+				for range updates {
+					for _, f := range c.s.frames.frames(<-sess.ch) {
 						_ = c.ws.SetWriteDeadline(time.Now().Add(writeWait))
 						if err := c.ws.WriteMessage(websocket.TextMessage, f); err != nil {
 							b.Fatal(err)
