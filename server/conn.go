@@ -87,6 +87,7 @@ type conn struct {
 	pingDue  atomic.Bool              // the clock asks for a ping
 	noData   atomic.Bool              // gorilla already sent a close frame: write no more data
 	clockIdx int                      // index in the clock's list (guarded by the clock's mutex)
+	roomIdx  int                      // index in the clock's list of the room's connections (same)
 	writes   atomic.Uint32            // coalesced writes so far (tests)
 	frames   atomic.Uint32            // data frames they carried
 
@@ -348,6 +349,10 @@ func (c *conn) command(msg ClientMsg) {
 	if err != nil {
 		c.sendError(msg.ID, c.s.edgeError(err))
 		return
+	}
+	if !rep.Duplicate {
+		// The room has queued the command's events (if any) for every subscriber.
+		connClock.wakeRoom(c.s, c.roomID)
 	}
 	if msg.Type == TypeMove && !rep.Duplicate {
 		c.s.metrics.Moves.Inc()

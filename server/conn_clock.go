@@ -2,6 +2,7 @@ package server
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gomoku-arena/gomoku/room"
@@ -30,8 +31,16 @@ var connClock = &clock{}
 type clock struct {
 	mu      sync.Mutex
 	conns   []clockEntry
+	rooms   map[roomKey][]*conn // joined connections by room
 	running bool
-	wake    []*conn // scratch, used by run only
+	wake    []*conn     // scratch, used by run only
+	noPoll  atomic.Bool // tests: ticks do not look for queued updates
+}
+
+// roomKey names a room of one Server (tests run several in a process).
+type roomKey struct {
+	s  *Server
+	id string
 }
 
 // clockEntry is one connection as the clock sees it. The update channel is kept here,
@@ -59,8 +68,34 @@ func (k *clock) add(c *conn) {
 func (k *clock) joined(c *conn, updates <-chan room.Update) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if i := c.clockIdx; i >= 0 && i < len(k.conns) && k.conns[i].c == c {
-		k.conns[i].updates = updates
+	i := c.clockIdx
+	if i < 0 || i >= len(k.conns) || k.conns[i].c != c {
+		return
+	}
+	k.conns[i].updates = updates
+	if k.rooms == nil {
+		k.rooms = map[roomKey][]*conn{}
+	}
+	key := roomKey{c.s, c.roomID}
+	c.roomIdx = len(k.rooms[key])
+	k.rooms[key] = append(k.rooms[key], c)
+}
+
+// wakeRoom wakes the parked writers of room id that have queued updates. A command's
+// reply comes after the room queued its events for every subscriber, so the reader
+// calls this after a command that changed the room: its parked peers on this node get
+// the events at once instead of at the next tick.
+func (k *clock) wakeRoom(s *Server, id string) {
+	var wake []*conn
+	k.mu.Lock()
+	for _, c := range k.rooms[roomKey{s, id}] {
+		if c.wstate.Load() == writerParked && len(k.conns[c.clockIdx].updates) > 0 {
+			wake = append(wake, c)
+		}
+	}
+	k.mu.Unlock()
+	for _, c := range wake {
+		c.wakeWriter()
 	}
 }
 
@@ -71,6 +106,19 @@ func (k *clock) remove(c *conn) {
 	i := c.clockIdx
 	if i < 0 || i >= len(k.conns) || k.conns[i].c != c {
 		return
+	}
+	if k.conns[i].updates != nil {
+		key := roomKey{c.s, c.roomID}
+		peers := k.rooms[key]
+		j, lastPeer := c.roomIdx, len(peers)-1
+		peers[j] = peers[lastPeer]
+		peers[j].roomIdx = j
+		peers[lastPeer] = nil
+		if lastPeer == 0 {
+			delete(k.rooms, key)
+		} else {
+			k.rooms[key] = peers[:lastPeer]
+		}
 	}
 	last := len(k.conns) - 1
 	k.conns[i] = k.conns[last]
@@ -111,7 +159,7 @@ func (k *clock) tick(now time.Time, scan bool) bool {
 	for i := range k.conns {
 		e := &k.conns[i]
 		// len first: it reads only the channel; a running writer takes its updates itself.
-		if len(e.updates) > 0 && e.c.wstate.Load() == writerParked {
+		if len(e.updates) > 0 && e.c.wstate.Load() == writerParked && !k.noPoll.Load() {
 			wake = append(wake, e.c)
 			continue
 		}

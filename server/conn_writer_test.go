@@ -215,3 +215,24 @@ func TestAppendTextFrame(t *testing.T) {
 		require.Equal(t, bytes.Repeat([]byte{'a' + byte(n%26)}, n), data, "frame of %d bytes", n)
 	}
 }
+
+// TestCommandWakesParkedPeers: after a command, the parked connections of the room on
+// this node get its events at once, without the clock's polling.
+func TestCommandWakesParkedPeers(t *testing.T) {
+	shortLinger(t, 50*time.Millisecond)
+	connClock.noPoll.Store(true)
+	t.Cleanup(func() { connClock.noPoll.Store(false) })
+	e := newEnv(t, nil)
+	id, a, b, _, _ := twoPlayers(t, e)
+	spec := e.dial(id)
+	spec.hello("", 0)
+	spec.waitType("presence")
+	require.Eventually(t, func() bool { return e.parkedConns() == 3 }, 5*time.Second, 10*time.Millisecond)
+	seq := requireAck(t, a.move(0, "h8")).seq()
+	b.waitSeq(seq)
+	spec.waitSeq(seq)
+	require.Eventually(t, func() bool { return e.parkedConns() == 3 }, 5*time.Second, 10*time.Millisecond)
+	seq = requireAck(t, b.move(1, "a1")).seq()
+	a.waitSeq(seq)
+	spec.waitSeq(seq)
+}
