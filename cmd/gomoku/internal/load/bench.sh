@@ -10,9 +10,10 @@
 # Every games-mode report has the CPU seconds of gomokud, redis-server and the load
 # generator over the window, and per move ("cpu" in the JSON). `profile` (not part of
 # `all`) runs the profiling server (same code as gomokud, plus /debug/pprof) under
-# PROFILE_FLAGS (default: the 300-game throughput shape) and saves a 10 s CPU profile
-# and a 5 s runtime trace taken mid-window: $OUT/profile-cpu.pb.gz, $OUT/profile.trace,
-# $OUT/profile-top.txt (go tool pprof -top) and $OUT/profile-heap-allocs.pb.gz.
+# PROFILE_FLAGS (default: the 300-game throughput shape) and saves an 8 s CPU profile
+# and a 3 s runtime trace taken mid-window: $OUT/profile-cpu.pb.gz, $OUT/profile.trace,
+# $OUT/profile-top.txt (go tool pprof -top) and $OUT/profile-heap-allocs.pb.gz, plus the
+# load generator's own CPU profile over its run: $OUT/profile-load-{cpu.pb.gz,top.txt}.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 cd "$HERE/../../../.."
@@ -121,7 +122,7 @@ for s in "$@"; do
 	profile)
 		start_profserver
 		# shellcheck disable=SC2086
-		run profile ${PROFILE_FLAGS:--games 300 -rate 18 -jitter 0.2 -duration 20s -setup 2m} &
+		run profile ${PROFILE_FLAGS:--games 300 -rate 18 -jitter 0.2 -duration 20s -setup 2m} -cpuprofile "$OUT/profile-load-cpu.pb.gz" &
 		LPID=$!
 		# The window starts after the setup (a few seconds): profile its middle.
 		sleep "${PROFILE_DELAY:-8}"
@@ -130,6 +131,7 @@ for s in "$@"; do
 		curl -s -o "$OUT/profile-heap-allocs.pb.gz" "http://127.0.0.1:$HPORT/debug/pprof/allocs"
 		wait "$LPID" || true
 		go tool pprof -top -nodecount 60 "$OUT/loadprof" "$OUT/profile-cpu.pb.gz" >"$OUT/profile-top.txt" 2>/dev/null || true
+		go tool pprof -top -cum -nodecount 60 "$OUT/gomoku" "$OUT/profile-load-cpu.pb.gz" >"$OUT/profile-load-top.txt" 2>/dev/null || true
 		echo "profile: $OUT/profile-top.txt, go tool trace $OUT/profile.trace"
 		;;
 	idle-gc | all)

@@ -31,8 +31,26 @@ func (b *Board) Ply() int { return b.ply }
 // Size returns the board's side.
 func (b *Board) Size() int { return b.size }
 
+// MaxBoardSize is the largest board side the server allows.
+const MaxBoardSize = 20
+
+// pointNames holds every point's name, so that choosing a move allocates nothing.
+var pointNames = func() (t [MaxBoardSize][MaxBoardSize]string) {
+	for x := range MaxBoardSize {
+		for y := range MaxBoardSize {
+			t[x][y] = fmt.Sprintf("%c%d", 'a'+x, y+1)
+		}
+	}
+	return t
+}()
+
 // PointName returns the renju notation of (x, y), 0-based from the bottom left: "h8".
-func PointName(x, y int) string { return fmt.Sprintf("%c%d", 'a'+x, y+1) }
+func PointName(x, y int) string {
+	if x >= 0 && x < MaxBoardSize && y >= 0 && y < MaxBoardSize {
+		return pointNames[x][y]
+	}
+	return fmt.Sprintf("%c%d", 'a'+x, y+1)
+}
 
 // ParsePoint reads a point in renju notation on a board of the given size.
 func ParsePoint(s string, size int) (x, y int, err error) {

@@ -2,7 +2,6 @@ package load
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -56,9 +55,19 @@ type inSnap struct {
 	}
 }
 
-// digest identifies an event's content for the cross-client record check.
-func (e *inEvent) digest() string {
-	return fmt.Sprintf("%s/%d/%d/%s/%s/%s", e.Kind, e.Game, e.Ply, e.Color, e.Point, e.Result)
+// eventKey identifies an event's content for the cross-client record check (a value:
+// comparing and storing it allocates nothing).
+type eventKey struct {
+	kind, color, point, result string
+	game, ply                  int
+}
+
+func (e *inEvent) key() eventKey {
+	return eventKey{kind: e.Kind, color: e.Color, point: e.Point, result: e.Result, game: e.Game, ply: e.Ply}
+}
+
+func (k eventKey) String() string {
+	return fmt.Sprintf("%s/%d/%d/%s/%s/%s", k.kind, k.game, k.ply, k.color, k.point, k.result)
 }
 
 // client is one WebSocket connection (a player or a spectator) that survives churn by
@@ -178,6 +187,7 @@ func (c *client) session(ctx context.Context, first bool) (welcomed bool, err er
 			c.r.stats.Connected.Add(-1)
 		}
 	}()
+	var m inMsg
 	for {
 		_, data, err := conn.ReadMessage()
 		if err != nil {
@@ -197,8 +207,7 @@ func (c *client) session(ctx context.Context, first bool) (welcomed bool, err er
 			}
 			return welcomed, err
 		}
-		var m inMsg
-		if err := json.Unmarshal(data, &m); err != nil {
+		if err := decodeMsg(data, &m); err != nil {
 			c.r.stats.Error("bad_server_json")
 			continue
 		}
@@ -243,6 +252,17 @@ func (c *client) send(v any) bool {
 	}
 	_ = c.conn.SetWriteDeadline(time.Now().Add(10 * time.Second))
 	return c.conn.WriteJSON(v) == nil
+}
+
+// sendFrame writes one prepared text frame if connected.
+func (c *client) sendFrame(b []byte) bool {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.conn == nil {
+		return false
+	}
+	_ = c.conn.SetWriteDeadline(time.Now().Add(10 * time.Second))
+	return c.conn.WriteMessage(websocket.TextMessage, b) == nil
 }
 
 // handle processes one server message.

@@ -16,6 +16,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"os"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -126,6 +128,7 @@ func Main(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Wri
 	fs.BoolVar(&c.JSON, "json", false, "print the report as JSON")
 	fs.BoolVar(&c.ForceGC, "force-gc", false, "GC the server before and after (needs /debug/pprof/, e.g. TestServeForProfiling) so heap figures are live memory")
 	fs.Uint64Var(&c.Seed, "seed", 0, "random seed (0: from the clock)")
+	cpuProfile := fs.String("cpuprofile", "", "write the load generator's own CPU profile over the run to this file")
 	cpu := fs.String("cpu", "", "name=PID,...: report these processes' CPU time over the window (and per move), next to the load generator's own")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -139,6 +142,17 @@ func Main(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Wri
 	}
 	if err := c.Validate(); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	rep, err := Run(ctx, c, stderr)
 	if err != nil {

@@ -2,6 +2,7 @@ package load
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -18,28 +19,28 @@ type game struct {
 
 	mu       sync.RWMutex
 	sent     map[uint64]time.Time // moveKey → when the mover sent it
-	record   map[uint64]string    // seq → event digest, from the first client that saw it
+	record   map[uint64]eventKey  // seq → event content, from the first client that saw it
 	lastMove time.Time
 	clients  []*client
 }
 
 func newGame(idx int, roomID string, interval time.Duration, jitter float64) *game {
 	return &game{idx: idx, roomID: roomID, interval: interval, jitter: jitter,
-		sent: map[uint64]time.Time{}, record: map[uint64]string{}}
+		sent: map[uint64]time.Time{}, record: map[uint64]eventKey{}}
 }
 
 func moveKey(gameNo, ply int) uint64 { return uint64(gameNo)<<20 | uint64(ply) }
 
 // check compares an event with the room's record; false when another client saw a
 // different event under the same seq.
-func (g *game) check(seq uint64, digest string) (string, bool) {
+func (g *game) check(seq uint64, k eventKey) (eventKey, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if d, ok := g.record[seq]; ok {
-		return d, d == digest
+		return d, d == k
 	}
-	g.record[seq] = digest
-	return digest, true
+	g.record[seq] = k
+	return k, true
 }
 
 func (g *game) sentAt(gameNo, ply int) (time.Time, bool) {
@@ -74,8 +75,8 @@ func (c *client) event(e *inEvent) {
 	if c.g == nil {
 		return
 	}
-	if want, ok := c.g.check(e.Seq, e.digest()); !ok {
-		st.Violation("room %s: seq %d is %s here but %s elsewhere", c.g.roomID, e.Seq, e.digest(), want)
+	if want, ok := c.g.check(e.Seq, e.key()); !ok {
+		st.Violation("room %s: seq %d is %s here but %s elsewhere", c.g.roomID, e.Seq, e.key(), want)
 	}
 	if c.board == nil {
 		c.board = NewBoard(15)
@@ -157,8 +158,7 @@ func (c *client) ack(m *inMsg) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var gameNo, ply int
-	if _, err := fmt.Sscanf(m.ID, "m%d.%d", &gameNo, &ply); err == nil && c.g != nil {
+	if gameNo, ply, ok := parseMoveID(m.ID); ok && c.g != nil {
 		if t, ok := c.g.sentAt(gameNo, ply); ok && c.r.measuring() {
 			st.AckRTT.Record(time.Since(t))
 		}
@@ -221,16 +221,42 @@ func (c *client) play() {
 	}
 	c.sentPly, c.sentPoint = ply, p
 	key := moveKey(c.gameNo, ply)
-	id := fmt.Sprintf("m%d.%d", c.gameNo, ply)
+	frame := moveFrame(c.gameNo, ply, p)
 	c.mu.Unlock()
 	c.g.mu.Lock()
 	c.g.sent[key] = time.Now()
 	c.g.mu.Unlock()
-	if c.send(map[string]any{"type": "move", "id": id, "ply": ply, "point": p}) {
+	if c.sendFrame(frame) {
 		c.r.stats.MovesSent.Add(1)
 	} else {
 		c.mu.Lock()
 		c.sentPly = -1 // not connected: the rejoin re-arms
 		c.mu.Unlock()
 	}
+}
+
+// moveFrame is {"type":"move","id":"m<game>.<ply>","ply":<ply>,"point":"<p>"}, built
+// without reflection (p is a point name: no escaping needed).
+func moveFrame(game, ply int, p string) []byte {
+	b := make([]byte, 0, 64)
+	b = append(b, `{"type":"move","id":"m`...)
+	b = strconv.AppendInt(b, int64(game), 10)
+	b = append(b, '.')
+	b = strconv.AppendInt(b, int64(ply), 10)
+	b = append(b, `","ply":`...)
+	b = strconv.AppendInt(b, int64(ply), 10)
+	b = append(b, `,"point":"`...)
+	b = append(b, p...)
+	return append(b, `"}`...)
+}
+
+// parseMoveID reads "m<game>.<ply>" (the ids moveFrame gives moves).
+func parseMoveID(id string) (game, ply int, ok bool) {
+	g, p, found := strings.Cut(strings.TrimPrefix(id, "m"), ".")
+	if !found || len(id) == 0 || id[0] != 'm' {
+		return 0, 0, false
+	}
+	game, err1 := strconv.Atoi(g)
+	ply, err2 := strconv.Atoi(p)
+	return game, ply, err1 == nil && err2 == nil
 }
