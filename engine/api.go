@@ -58,6 +58,10 @@ type Info struct {
 	Budget   time.Duration // the time the search plans to use (0: none)
 	Best     Point
 	PV       []Point
+	// Refuted is how many root moves the safety check rejected (the opponent had a
+	// winning VCF or VCT after them) before it accepted Best; 0 when the search's own
+	// choice stood.
+	Refuted int
 }
 
 // Result is the outcome of a search: the move to play and the last report.

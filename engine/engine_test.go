@@ -225,7 +225,7 @@ func TestLevels(t *testing.T) {
 		}
 	}
 	for _, l := range ls[:len(ls)-1] {
-		assert.True(t, l.Depth > 0 || l.Nodes > 0, "%s is bounded by depth or nodes, not by time alone", l.Name)
+		assert.Positive(t, l.Depth, "%s is bounded by depth, not by time alone", l.Name)
 	}
 	_, err := LevelByName("grandmaster")
 	assert.ErrorIs(t, err, ErrUnknownLevel)
@@ -233,23 +233,16 @@ func TestLevels(t *testing.T) {
 	assert.Equal(t, "beginner", Levels()[0].Name, "Levels returns a copy")
 }
 
-// TestLevelNodeCap: a node-capped level stops at its cap (give or take one poll
-// interval), whatever time it is given, and a smaller Limits.Nodes still wins.
-func TestLevelNodeCap(t *testing.T) {
+// TestNodeCap: a node-capped search stops at its cap (give or take one poll
+// interval) whatever time it is given, and plans its iterations by nodes.
+func TestNodeCap(t *testing.T) {
 	b, err := BoardFromMoves(15, Freestyle, mustParse(t, "h8 h7 i7 g9 j8 g8 g7 i9 h9 f8"))
 	require.NoError(t, err)
-	for _, name := range []string{"advanced", "expert"} {
-		l, err := LevelByName(name)
-		require.NoError(t, err)
-		require.Positive(t, l.Nodes)
-		r, err := NewPlayer(l, Options{HashMiB: 1}).Play(context.Background(), b, Limits{Time: time.Minute}, nil)
-		require.NoError(t, err)
+	for _, nodes := range []uint64{5000, 20_000, 70_000} {
+		r := New(Options{HashMiB: 1}).Search(context.Background(), b, Limits{Time: time.Minute, Nodes: nodes}, nil)
 		require.NoError(t, b.Check(r.Move))
-		assert.LessOrEqual(t, r.Nodes, l.Nodes+pollEvery, name)
-		assert.Greater(t, r.Nodes, l.Nodes/2, "%s used its nodes: %+v", name, r)
-		r, err = NewPlayer(l, Options{HashMiB: 1}).Play(context.Background(), b, Limits{Nodes: 5000}, nil)
-		require.NoError(t, err)
-		assert.LessOrEqual(t, r.Nodes, uint64(5000+pollEvery), name)
+		assert.LessOrEqual(t, r.Nodes, nodes+pollEvery)
+		assert.Greater(t, r.Nodes, nodes/3, "most of the nodes used: %+v", r.Info)
 	}
 }
 

@@ -10,36 +10,38 @@ import (
 // ErrUnknownLevel is returned by LevelByName for a name that is not a level.
 var ErrUnknownLevel = errors.New("engine: unknown level (want beginner, novice, intermediate, advanced, expert or master)")
 
-// Level is a named playing strength: a time budget per move, a depth or node cap and
-// the amount of deliberate imprecision.
+// Level is a named playing strength: a time budget per move, a depth cap and the
+// amount of deliberate imprecision.
 //
-// Every level below master is bounded by depth or by nodes rather than by time, so that
-// it plays the same on a busy server, a slow laptop or a fast one, and so that the
-// ladder holds at any per-move time a room or a match gives (the levels are measured
-// against each other at 200 ms per move, where time alone would make the upper ones
-// equal). Master alone uses all the time it is given.
+// Every level below master is bounded by depth, not by time alone, so that it plays
+// the same on a busy server, a slow laptop or a fast one, and so that the ladder holds
+// at any per-move time a room or a match gives (the levels are measured against each
+// other at 200 ms per move, where time alone would make the upper ones equal). Master
+// alone uses all the time it is given.
 type Level struct {
 	Name   string
 	Budget time.Duration // thinking time per move (also the cap on Limits.Time)
 	Depth  int           // nominal depth cap (0: none)
-	Nodes  uint64        // node cap per move, root tactics included (0: none)
 	// Noise is the largest random score (centi-stones) added to each root move,
 	// so weaker levels pick among nearly equal moves and sometimes worse ones.
 	Noise Score
 	// Blunder is the chance, in per mille, that the level overlooks a threat that is
 	// not immediately decisive (an open three) and plays its own idea instead.
 	Blunder int
-	// NoVCT disables the root threat-sequence (VCT) solver; NoVCF also the VCF one.
+	// NoVCT disables the root threat-sequence (VCT) solver; NoVCF also the VCF one
+	// and the root safety check.
 	NoVCT, NoVCF bool
 }
 
 // levels is the level table, weakest first. Budgets are the per-move thinking time.
+// Each step up is one ply deeper, except novice over beginner: the same two plies with
+// far less noise, fewer overlooked threes and the VCF solver.
 var levels = [...]Level{
 	{Name: "beginner", Budget: 50 * time.Millisecond, Depth: 2, Noise: 300, Blunder: 300, NoVCT: true, NoVCF: true},
-	{Name: "novice", Budget: 100 * time.Millisecond, Depth: 3, Noise: 150, Blunder: 100, NoVCT: true},
-	{Name: "intermediate", Budget: 200 * time.Millisecond, Depth: 4, Noise: 60, Blunder: 20, NoVCT: true},
-	{Name: "advanced", Budget: 500 * time.Millisecond, Nodes: 20_000, Noise: 20},
-	{Name: "expert", Budget: 1 * time.Second, Nodes: 70_000, Noise: 5},
+	{Name: "novice", Budget: 100 * time.Millisecond, Depth: 2, Noise: 100, Blunder: 80, NoVCT: true},
+	{Name: "intermediate", Budget: 200 * time.Millisecond, Depth: 3, Noise: 40, Blunder: 20, NoVCT: true},
+	{Name: "advanced", Budget: 500 * time.Millisecond, Depth: 4, Noise: 20},
+	{Name: "expert", Budget: 1 * time.Second, Depth: 5, Noise: 5},
 	{Name: "master", Budget: 3 * time.Second, Depth: 0},
 }
 
@@ -74,8 +76,8 @@ type levelPlayer struct {
 
 func (p *levelPlayer) Name() string { return "engine-" + p.level.Name }
 
-// Play searches b at the player's level: Limits.Time is capped by the level budget,
-// Limits.Depth by the level's depth cap and Limits.Nodes by its node cap.
+// Play searches b at the player's level: Limits.Time is capped by the level budget
+// and Limits.Depth by the level's depth cap.
 func (p *levelPlayer) Play(ctx context.Context, b *Board, limits Limits, progress func(Info)) (Result, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -85,9 +87,6 @@ func (p *levelPlayer) Play(ctx context.Context, b *Board, limits Limits, progres
 	}
 	if l.Depth > 0 && (limits.Depth == 0 || limits.Depth > l.Depth) {
 		limits.Depth = l.Depth
-	}
-	if l.Nodes > 0 && (limits.Nodes == 0 || limits.Nodes > l.Nodes) {
-		limits.Nodes = l.Nodes
 	}
 	return p.eng.Search(ctx, b, limits, progress), nil
 }

@@ -98,6 +98,14 @@ func (s *searcher) run(ctx context.Context, b *Board, limits Limits, progress fu
 	if tactics {
 		return s.finish(progress)
 	}
+	// Keep a share of the time and of the node cap for the safety check.
+	safety := s.safetyEnabled()
+	if safety {
+		if hard > 0 {
+			s.hard = s.start.Add(hard - hard/safetyShare)
+		}
+		s.nodeLimit -= s.nodeLimit / safetyShare
+	}
 	maxDepth := maxPly - 20
 	if limits.Depth > 0 && limits.Depth < maxDepth {
 		maxDepth = limits.Depth
@@ -121,9 +129,23 @@ func (s *searcher) run(ctx context.Context, b *Board, limits Limits, progress fu
 		if s.report != nil && !time.Now().Before(s.nextReport) {
 			s.report()
 		}
-		if v.IsMate() || s.rootN == 1 || !startNext(time.Since(s.start), soft) {
+		more := startNext(time.Since(s.start), soft)
+		if limits.Nodes > 0 {
+			// A node-capped search plans by nodes, not by the clock, so that it plays
+			// the same on a busy machine; the time limit still stops it.
+			more = s.nodes < s.nodeLimit/2
+		}
+		if v.IsMate() || s.rootN == 1 || !more {
 			break
 		}
+	}
+	if safety {
+		s.hard = time.Time{}
+		if hard > 0 {
+			s.hard = s.start.Add(hard)
+		}
+		s.nodeLimit, s.stopped = limits.Nodes, false
+		s.safetyCheck()
 	}
 	return s.finish(progress)
 }
