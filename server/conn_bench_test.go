@@ -94,7 +94,7 @@ func BenchmarkWriteUpdates(b *testing.B) {
 				for _, u := range updates {
 					sess.ch <- u
 				}
-				if end, stop := c.flush(nil, false); end != nil || stop {
+				if _, end, stop := c.flush(nil, false); end != nil || stop {
 					b.Fatal("connection ended")
 				}
 			}

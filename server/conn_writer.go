@@ -91,7 +91,7 @@ func (c *conn) flushInline() {
 	case <-c.wake:
 	default:
 	}
-	ended, stop := c.flush(nil, false)
+	_, ended, stop := c.flush(nil, false)
 	switch {
 	case stop:
 	case ended != nil || !c.park():
@@ -100,15 +100,27 @@ func (c *conn) flushInline() {
 }
 
 // writeLoop is the connection's only data writer: queued replies, room updates, pings
-// and the close. It runs while there is work and parks after writerLinger without any.
+// and the close. It runs while there is work and parks writerLinger after the last data
+// frame (at once when it was started for a ping only).
 func (c *conn) writeLoop() {
-	linger := time.NewTimer(lingerTime())
-	defer linger.Stop()
-	active := time.Now()   // last time there was work (the timer is not reset per frame)
+	var linger *time.Timer
+	armed := false
+	var active time.Time   // when the last data frame was written (zero: none in this run)
 	var first *room.Update // an update already taken from the channel
 	var firstOK bool
+	defer func() {
+		if linger != nil {
+			linger.Stop()
+		}
+	}()
 	for {
-		ended, stop := c.flush(first, firstOK)
+		// Take the wake-up before the work it announces: one that comes during flush
+		// stays for park to see.
+		select {
+		case <-c.wake:
+		default:
+		}
+		n, ended, stop := c.flush(first, firstOK)
 		first = nil
 		if stop {
 			return
@@ -117,34 +129,43 @@ func (c *conn) writeLoop() {
 			c.finish(ended.code, ended.reason)
 			return
 		}
+		now := time.Now()
+		if n > 0 {
+			active = now
+		}
+		idle := now.Sub(active)
+		if idle >= lingerTime() {
+			if c.park() {
+				return
+			}
+			continue
+		}
+		switch {
+		case linger == nil:
+			linger, armed = time.NewTimer(lingerTime()-idle), true
+		case !armed:
+			linger.Reset(lingerTime() - idle)
+			armed = true
+		}
 		var updates <-chan room.Update
 		if a := c.att.Load(); a != nil {
 			updates = a.updates
 		}
 		select {
 		case <-c.wake:
-			active = time.Now()
 		case u, ok := <-updates:
 			first, firstOK = &u, ok
-			active = time.Now()
 		case <-linger.C:
-			if idle := time.Since(active); idle < lingerTime() {
-				linger.Reset(lingerTime() - idle)
-				continue
-			}
-			if c.park() {
-				return
-			}
-			linger.Reset(lingerTime())
-			active = time.Now()
+			armed = false
 		}
 	}
 }
 
 // flush writes everything pending in one write: the queued replies, then (once joined)
-// the room's queued updates, then a ping if one is due. It returns the close to send
-// when the connection must end, and stop when it has already ended.
-func (c *conn) flush(first *room.Update, firstOK bool) (ended *closeReq, stop bool) {
+// the room's queued updates, then a ping if one is due. It returns the number of data
+// frames written, the close to send when the connection must end, and stop when it
+// has already ended.
+func (c *conn) flush(first *room.Update, firstOK bool) (n int, ended *closeReq, stop bool) {
 	// att before out: the welcome is queued before att is set (hello), so it is taken
 	// here before any update of the session.
 	a := c.att.Load()
@@ -162,7 +183,6 @@ func (c *conn) flush(first *room.Update, firstOK bool) (ended *closeReq, stop bo
 			batchPool.Put(bp)
 		}
 	}()
-	n := 0
 	add := func(frame []byte) {
 		if c.s.writeHook != nil {
 			c.s.writeHook(c.hookID())
@@ -205,7 +225,7 @@ func (c *conn) flush(first *room.Update, firstOK bool) (ended *closeReq, stop bo
 	if n > 0 && !c.noData.Load() {
 		if !c.writeRaw(buf) {
 			c.finish(0, "")
-			return nil, true
+			return n, nil, true
 		}
 		c.writes.Add(1)
 		c.frames.Add(uint32(n))
@@ -213,13 +233,13 @@ func (c *conn) flush(first *room.Update, firstOK bool) (ended *closeReq, stop bo
 	if c.pingDue.Swap(false) && req == nil {
 		if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeWait)); err != nil {
 			c.finish(0, "")
-			return nil, true
+			return n, nil, true
 		}
 	}
 	if req != nil {
-		return req, false
+		return n, req, false
 	}
-	return subEnd, false
+	return n, subEnd, false
 }
 
 // subscriptionEnd is the close for a room subscription that ended with err.

@@ -41,7 +41,9 @@ func TestIdleWriterParksWakesAndPings(t *testing.T) {
 	require.Less(t, time.Since(start), time.Second)
 	require.Eventually(t, func() bool { return e.parkedConns() == 3 }, 5*time.Second, 10*time.Millisecond)
 
-	// A due ping is sent to a parked connection.
+	// A due ping is sent to a parked connection, whose writer parks again at once
+	// (it lingers only after data).
+	lingerOverride.Store(int64(time.Minute))
 	pinged := make(chan struct{}, 1)
 	spec.ws.SetPingHandler(func(string) error {
 		select {
@@ -66,7 +68,7 @@ func TestIdleWriterParksWakesAndPings(t *testing.T) {
 	default:
 		t.Fatal("no ping reached the idle connection")
 	}
-	require.Eventually(t, func() bool { return e.parkedConns() >= 2 }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return e.parkedConns() == 3 }, time.Second, 10*time.Millisecond)
 }
 
 // TestQueuedBurstCoalescedInOrder: updates queued while a client's writer is stalled
