@@ -377,7 +377,11 @@ func (r *Room) setState(st State, events []Event) {
 	r.cur.Store(&st)
 	r.log = append(r.log, events...)
 	if n := len(r.log); n > 2*r.opts.MemoryLog { // trim amortized: keep ≥ MemoryLog
-		r.log = append([]Event(nil), r.log[n-r.opts.MemoryLog:]...)
+		// In place: the array (about 2×MemoryLog events) is reused, not reallocated
+		// every MemoryLog moves. Nothing outside the actor holds r.log's elements.
+		k := copy(r.log, r.log[n-r.opts.MemoryLog:])
+		clear(r.log[k:n])
+		r.log = r.log[:k]
 	}
 	for i := range events {
 		e := events[i].clone()

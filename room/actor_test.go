@@ -224,6 +224,10 @@ func TestActorSubscribeCatchesUpFromStore(t *testing.T) {
 	require.NotNil(t, u.Snapshot)
 	assert.True(t, u.Resync)
 	assert.Equal(t, uint64(9), u.Snapshot.Seq)
+	// Still down: a recent gap comes from memory (the log trimmed in place holds it).
+	s = e.sub(r, carol, 7)
+	assert.Equal(t, uint64(8), nextEvent(t, s).Seq)
+	assert.Equal(t, uint64(9), nextEvent(t, s).Seq)
 	e.store.Fail(nil)
 }
 
