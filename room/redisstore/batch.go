@@ -51,7 +51,7 @@ type batcher struct {
 }
 
 func newBatcher(c redis.UniversalClient, pipelines int) *batcher {
-	if pipelines < 1 {
+	if pipelines == 0 {
 		pipelines = DefaultAppendPipelines
 	}
 	return &batcher{c: c, max: pipelines}
@@ -61,6 +61,9 @@ func newBatcher(c redis.UniversalClient, pipelines int) *batcher {
 // reply. When ctx ends first, the script may or may not run (the caller treats it as
 // an unknown outcome, like any lost reply).
 func (b *batcher) eval(ctx context.Context, keys []string, args []any) ([]int64, error) {
+	if b.max < 0 { // no group commit: one round trip per call
+		return appendScript.Run(ctx, b.c, keys, args...).Int64Slice()
+	}
 	r := &evalReq{ctx: ctx, keys: keys, args: args, done: make(chan struct{})}
 	b.mu.Lock()
 	b.queue = append(b.queue, r)

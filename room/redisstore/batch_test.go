@@ -155,3 +155,25 @@ func TestBatcherDropsCancelledRequests(t *testing.T) {
 	assert.Zero(t, bt.inflight)
 	assert.Empty(t, bt.queue)
 }
+
+// TestAppendPipelinesOff: WithAppendPipelines(-1) sends every append on its own round
+// trip (the yardstick of the raw measurement before group commit).
+func TestAppendPipelinesOff(t *testing.T) {
+	b := miniBackend(t)
+	ctx := ctxT(t)
+	pc := &pipelineCounter{}
+	b.client.(*redis.Client).AddHook(pc)
+	s := New(b.client, WithAppendPipelines(-1))
+	var wg sync.WaitGroup
+	for i := range 16 {
+		require.NoError(t, s.Create(ctx, fmt.Sprintf("u%d", i), nil, []byte("created"), IndexUpdate{}))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := s.Append(ctx, fmt.Sprintf("u%d", i), 1, [][]byte{[]byte("move")}, nil, IndexUpdate{})
+			assert.NoError(t, err)
+		}()
+	}
+	wg.Wait()
+	assert.Zero(t, pc.pipelines.Load())
+}

@@ -56,9 +56,10 @@ func WithShardedPubSub(on bool) Option { return func(s *Store) { s.sharded = on 
 func WithLogger(l *slog.Logger) Option { return func(s *Store) { s.log = l } }
 
 // WithAppendPipelines sets how many pipelines of append scripts may be in flight at
-// once (default DefaultAppendPipelines). Appends of different rooms that arrive while
+// once (0: DefaultAppendPipelines). Appends of different rooms that arrive while
 // they are busy are sent together in the next pipeline (group commit): one round trip
-// for many moves under load, none added when idle.
+// for many moves under load, none added when idle. A negative n turns group commit
+// off: every append is its own round trip (the yardstick before group commit).
 func WithAppendPipelines(n int) Option { return func(s *Store) { s.pipelines = n } }
 
 // New returns a Store over c.

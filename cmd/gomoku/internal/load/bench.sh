@@ -106,7 +106,7 @@ for s in "$@"; do
 		start_server
 		for g in ${THROUGHPUT_GAMES:-150 300 600}; do
 			run "throughput-$g" -games "$g" -rate 18 -jitter 0.2 -duration 20s -setup 2m \
-				-raw-redis "redis://127.0.0.1:$RPORT/0" -raw-writers 64 -raw-duration 10s
+				-raw-redis "redis://127.0.0.1:$RPORT/0" -raw-writers 64 -raw-duration 10s -raw-unbatched
 		done
 		;;&
 	spectators | all)

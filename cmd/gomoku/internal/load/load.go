@@ -49,6 +49,8 @@ type Config struct {
 	RawRedis    string        // redis:// URL: also measure the raw append script
 	RawWriters  int
 	RawDuration time.Duration
+	// RawUnbatched also measures the raw script with one round trip per append.
+	RawUnbatched bool
 	SpreadIPs   bool // use many 127.x.y.z source addresses
 	ForceGC     bool // GC the server (via /debug/pprof/heap?gc=1) before the final scrape
 	JSON        bool
@@ -124,6 +126,7 @@ func Main(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Wri
 	fs.StringVar(&c.RawRedis, "raw-redis", "", "redis://127.0.0.1:PORT: after the run, measure the store's append script directly on this Redis")
 	fs.IntVar(&c.RawWriters, "raw-writers", 64, "concurrent writers (one room each) for -raw-redis")
 	fs.DurationVar(&c.RawDuration, "raw-duration", 10*time.Second, "length of the -raw-redis measurement (max 2m)")
+	fs.BoolVar(&c.RawUnbatched, "raw-unbatched", false, "with -raw-redis: measure the script a second time with one round trip per append (group commit off)")
 	fs.BoolVar(&c.SpreadIPs, "spread-ips", true, "connect from many 127.x.y.z addresses (per-IP limits see many clients)")
 	fs.BoolVar(&c.JSON, "json", false, "print the report as JSON")
 	fs.BoolVar(&c.ForceGC, "force-gc", false, "GC the server before and after (needs /debug/pprof/, e.g. TestServeForProfiling) so heap figures are live memory")
@@ -225,11 +228,19 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (Report, error) {
 	}
 	if cfg.RawRedis != "" && ctx.Err() == nil {
 		r.logf("raw Redis append script on %s: %d writers for %v", cfg.RawRedis, cfg.RawWriters, cfg.RawDuration)
-		raw, err := RawAppend(ctx, cfg.RawRedis, cfg.RawWriters, cfg.RawDuration)
+		raw, err := RawAppend(ctx, cfg.RawRedis, cfg.RawWriters, cfg.RawDuration, false)
 		if err != nil {
 			return rep, err
 		}
 		rep.Raw = &raw
+		if cfg.RawUnbatched {
+			r.logf("raw Redis append script, one round trip per append, for %v", cfg.RawDuration)
+			raw, err := RawAppend(ctx, cfg.RawRedis, cfg.RawWriters, cfg.RawDuration, true)
+			if err != nil {
+				return rep, err
+			}
+			rep.RawUnbatched = &raw
+		}
 	}
 	return rep, nil
 }

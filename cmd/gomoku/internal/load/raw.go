@@ -18,7 +18,10 @@ import (
 // RawResult is the throughput of the store's append script called directly, without the
 // server: the ceiling the server's moves per second are compared with.
 type RawResult struct {
-	URL       string  `json:"url"`
+	URL string `json:"url"`
+	// Unbatched: every append was its own round trip (group commit off), the way
+	// the yardstick was measured before the store batched appends across rooms.
+	Unbatched bool    `json:"unbatched,omitempty"`
 	Writers   int     `json:"writers"`
 	Appends   uint64  `json:"appends"`
 	DurationS float64 `json:"duration_s"`
@@ -32,8 +35,11 @@ type RawResult struct {
 // over redisstore's Lua script) from `writers` goroutines, each owning a fresh room, for
 // d; the rooms are deleted afterwards. The Redis client is opened like the server's
 // (redisstore.Open, same URL options).
-func RawAppend(ctx context.Context, url string, writers int, d time.Duration) (RawResult, error) {
-	res := RawResult{URL: url, Writers: writers}
+//
+// With unbatched, the store sends every append on its own round trip (group commit
+// off); otherwise appends of the writers share pipelines, as the server's rooms do.
+func RawAppend(ctx context.Context, url string, writers int, d time.Duration, unbatched bool) (RawResult, error) {
+	res := RawResult{URL: url, Writers: writers, Unbatched: unbatched}
 	if writers < 1 {
 		writers = 1
 	}
@@ -42,7 +48,11 @@ func RawAppend(ctx context.Context, url string, writers int, d time.Duration) (R
 		return res, err
 	}
 	defer closeFn()
-	rs := redisstore.New(c)
+	var opts []redisstore.Option
+	if unbatched {
+		opts = append(opts, redisstore.WithAppendPipelines(-1))
+	}
+	rs := redisstore.New(c, opts...)
 	st := roomredis.New(rs)
 	if err := rs.Ping(ctx); err != nil {
 		return res, fmt.Errorf("load: raw redis: %w", err)

@@ -14,13 +14,16 @@ import (
 // succeed, are counted, and the rooms are deleted afterwards.
 func TestRawAppend(t *testing.T) {
 	m := miniredis.RunT(t)
-	res, err := RawAppend(context.Background(), "redis://"+m.Addr()+"/0", 4, time.Second)
-	require.NoError(t, err)
-	assert.Zero(t, res.Errors)
-	assert.Positive(t, res.Appends)
-	assert.Equal(t, res.Appends, res.Latency.Count)
-	assert.Positive(t, res.PerSec)
-	for _, k := range m.Keys() {
-		assert.NotContains(t, k, "{room:loadraw", "raw rooms must be deleted")
+	for _, unbatched := range []bool{false, true} {
+		res, err := RawAppend(context.Background(), "redis://"+m.Addr()+"/0", 4, time.Second, unbatched)
+		require.NoError(t, err)
+		assert.Equal(t, unbatched, res.Unbatched)
+		assert.Zero(t, res.Errors)
+		assert.Positive(t, res.Appends)
+		assert.Equal(t, res.Appends, res.Latency.Count)
+		assert.Positive(t, res.PerSec)
+		for _, k := range m.Keys() {
+			assert.NotContains(t, k, "{room:loadraw", "raw rooms must be deleted")
+		}
 	}
 }

@@ -111,7 +111,9 @@ type Report struct {
 	ViolSamples []string          `json:"violation_samples,omitempty"`
 	Server      *ServerMemory     `json:"server,omitempty"`
 	Raw         *RawResult        `json:"raw_redis,omitempty"`
-	CPU         []CPUUsage        `json:"cpu,omitempty"` // CPU time over the window (games mode)
+	// RawUnbatched is the same with one round trip per append (-raw-unbatched).
+	RawUnbatched *RawResult `json:"raw_redis_unbatched,omitempty"`
+	CPU          []CPUUsage `json:"cpu,omitempty"` // CPU time over the window (games mode)
 }
 
 // Report snapshots the stats for a window of the given length.
@@ -199,12 +201,19 @@ func (r Report) WriteTable(w io.Writer) error {
 			p("server move read→ack p99 (bucket bound)\t%.1f ms\t", m.After.MoveLatencyP99*1000)
 		}
 	}
-	if raw := r.Raw; raw != nil {
+	for _, raw := range []*RawResult{r.Raw, r.RawUnbatched} {
+		if raw == nil {
+			continue
+		}
+		how := "group commit"
+		if raw.Unbatched {
+			how = "one round trip per append"
+		}
 		p("")
-		p("raw Redis append script\t%d appends in %.1f s\t%.0f appends/s (%d writers, p99 %.2f ms)",
-			raw.Appends, raw.DurationS, raw.PerSec, raw.Writers, raw.Latency.P99)
+		p("raw Redis append script (%s)\t%d appends in %.1f s\t%.0f appends/s (%d writers, p99 %.2f ms)",
+			how, raw.Appends, raw.DurationS, raw.PerSec, raw.Writers, raw.Latency.P99)
 		if r.MovesPerSec > 0 && raw.PerSec > 0 {
-			p("server moves/s vs raw\t%.1f %%\t", 100*r.MovesPerSec/raw.PerSec)
+			p("server moves/s vs raw (%s)\t%.1f %%\t", how, 100*r.MovesPerSec/raw.PerSec)
 		}
 	}
 	return tw.Flush()

@@ -25,15 +25,20 @@ def line(path):
             a["ws_connections"], a["process_resident_memory_bytes"] / 2**20, a["go_memstats_heap_inuse_bytes"] / 2**20, a["go_goroutines"],
             s["rss_per_added_conn_bytes"] / 1024, s["heap_inuse_per_added_conn_bytes"] / 1024, a.get("move_latency_p99_s")))
         out.append("  heap + stacks per added conn: %.1f KiB (GC forced: %s)" % (s.get("heap_and_stack_per_added_conn_bytes", 0) / 1024, s.get("gc_forced", False)))
-    raw = r.get("raw_redis")
-    if raw:
-        out.append("  raw append script: %.0f appends/s (%d writers, p99 %.2f ms); server moves/s / raw = %.1f %%" % (
-            raw["appends_per_s"], raw["writers"], raw["latency"]["p99_ms"], 100 * r.get("moves_per_s", 0) / max(raw["appends_per_s"], 1)))
+    for key, how in (("raw_redis", "group commit"), ("raw_redis_unbatched", "one round trip per append")):
+        raw = r.get(key)
+        if raw:
+            out.append("  raw append script (%s): %.0f appends/s (%d writers, p99 %.2f ms); server moves/s / raw = %.1f %%" % (
+                how, raw["appends_per_s"], raw["writers"], raw["latency"]["p99_ms"], 100 * r.get("moves_per_s", 0) / max(raw["appends_per_s"], 1)))
+    cpu = r.get("cpu")
+    if cpu:
+        out.append("  CPU ms per move: " + ", ".join("%s %.3f" % (c["name"], c["cpu_ms_per_move"]) for c in cpu)
+                   + "  (total %.3f)" % sum(c["cpu_ms_per_move"] for c in cpu))
     return "\n".join(out)
 
 
 def md(paths):
-    rows = ["| run | conns | moves/s | move RTT p50/p99/max ms | spectator p50/p99/max ms | AI reply p50/p99 ms (n) | server RSS / heap / heap+stacks per added conn KiB | raw script appends/s | violations | errors |",
+    rows = ["| run | conns | moves/s | move RTT p50/p99/max ms | spectator p50/p99/max ms | AI reply p50/p99 ms (n) | server RSS / heap / heap+stacks per added conn KiB | raw script appends/s (group commit / one round trip each) | violations | errors |",
             "|---|---|---|---|---|---|---|---|---|---|"]
     for p in paths:
         r = json.load(open(p))
@@ -41,6 +46,7 @@ def md(paths):
         s = r.get("server") or {}
         mr, sp, ai = q(r, "move_rtt"), q(r, "spectator_delivery"), q(r, "ai_reply")
         raw = r.get("raw_redis")
+        rawu = r.get("raw_redis_unbatched")
         rows.append("| %s | %d | %.1f | %s | %s | %s | %s | %s | %d | %s |" % (
             name, r["connections"], r.get("moves_per_s", 0),
             "%.2f / %.2f / %.2f" % (mr[0], mr[2], mr[3]) if mr[4] else "-",
@@ -48,7 +54,7 @@ def md(paths):
             "%.0f / %.0f (%d)" % (ai[0], ai[2], ai[4]) if ai[4] else "-",
             "%.1f / %.1f / %.1f%s" % (s["rss_per_added_conn_bytes"] / 1024, s["heap_inuse_per_added_conn_bytes"] / 1024,
                                   s.get("heap_and_stack_per_added_conn_bytes", 0) / 1024, " (GC)" if s.get("gc_forced") else "") if s else "-",
-            "%.0f (%.0f %%)" % (raw["appends_per_s"], 100 * r.get("moves_per_s", 0) / max(raw["appends_per_s"], 1)) if raw else "-",
+            " / ".join("%.0f (%.0f %%)" % (x["appends_per_s"], 100 * r.get("moves_per_s", 0) / max(x["appends_per_s"], 1)) for x in (raw, rawu) if x) or "-",
             r["order_violations"], ", ".join("%s %d" % kv for kv in sorted((r.get("errors") or {}).items())) or "-"))
     return "\n".join(rows)
 
