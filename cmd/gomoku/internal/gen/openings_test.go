@@ -1,7 +1,9 @@
 package main
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -49,4 +51,27 @@ func TestCandidateOpenings(t *testing.T) {
 		assert.False(t, b.Outcome().Over)
 		assert.Equal(t, engine.Point{X: 7, Y: 7}, ms[0])
 	}
+}
+
+func TestParsePasses(t *testing.T) {
+	ps, err := parsePasses("25ms,300:300ms,120:1.5s")
+	require.NoError(t, err)
+	assert.Equal(t, []searchPass{{0, 25 * time.Millisecond}, {300, 300 * time.Millisecond}, {120, 1500 * time.Millisecond}}, ps)
+	for _, bad := range []string{"", "x", "25ms,300ms", "25ms,0:1s", "25ms,a:1s", "-1s"} {
+		_, err := parsePasses(bad)
+		assert.Error(t, err, bad)
+	}
+}
+
+func TestGenOpenings(t *testing.T) {
+	var sb strings.Builder
+	spec := openingSpec{N: 3, Stones: 3, Passes: []searchPass{{Time: time.Millisecond}, {Keep: 5, Time: 2 * time.Millisecond}}}
+	require.NoError(t, genOpenings(&sb, spec))
+	lines := strings.Split(strings.TrimSpace(sb.String()), "\n")
+	require.Len(t, lines, 6)
+	assert.Contains(t, lines[1], "searched")
+	for _, l := range lines[3:] {
+		assert.Regexp(t, `^h8 [a-o]\d+ [a-o]\d+ # black's eval -?\d+$`, l)
+	}
+	assert.Error(t, genOpenings(&sb, openingSpec{N: 1, Stones: 3}))
 }
