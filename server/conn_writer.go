@@ -100,8 +100,10 @@ func (c *conn) flushInline() {
 }
 
 // writeLoop is the connection's only data writer: queued replies, room updates, pings
-// and the close. It runs while there is work and parks writerLinger after the last data
-// frame (at once when it was started for a ping only).
+// and the close. It runs while there is work and parks writerLinger after the last
+// reply or persisted event it wrote, at once after pings and ephemeral updates only
+// (presence, AI progress: no one waits for those, and a room whose spectator count
+// changes would otherwise keep every idle writer running).
 func (c *conn) writeLoop() {
 	var linger *time.Timer
 	armed := false
@@ -120,7 +122,7 @@ func (c *conn) writeLoop() {
 		case <-c.wake:
 		default:
 		}
-		n, ended, stop := c.flush(first, firstOK)
+		lasting, ended, stop := c.flush(first, firstOK)
 		first = nil
 		if stop {
 			return
@@ -130,7 +132,7 @@ func (c *conn) writeLoop() {
 			return
 		}
 		now := time.Now()
-		if n > 0 {
+		if lasting > 0 {
 			active = now
 		}
 		idle := now.Sub(active)
@@ -162,10 +164,10 @@ func (c *conn) writeLoop() {
 }
 
 // flush writes everything pending in one write: the queued replies, then (once joined)
-// the room's queued updates, then a ping if one is due. It returns the number of data
-// frames written, the close to send when the connection must end, and stop when it
-// has already ended.
-func (c *conn) flush(first *room.Update, firstOK bool) (n int, ended *closeReq, stop bool) {
+// the room's queued updates, then a ping if one is due. It returns the number of
+// frames written that are not ephemeral, the close to send when the connection must
+// end, and stop when it has already ended.
+func (c *conn) flush(first *room.Update, firstOK bool) (lasting int, ended *closeReq, stop bool) {
 	// att before out: the welcome is queued before att is set (hello), so it is taken
 	// here before any update of the session.
 	a := c.att.Load()
@@ -183,6 +185,7 @@ func (c *conn) flush(first *room.Update, firstOK bool) (n int, ended *closeReq, 
 			batchPool.Put(bp)
 		}
 	}()
+	n := 0
 	add := func(frame []byte) {
 		if c.s.writeHook != nil {
 			c.s.writeHook(c.hookID())
@@ -193,6 +196,7 @@ func (c *conn) flush(first *room.Update, firstOK bool) (n int, ended *closeReq, 
 	for _, f := range out {
 		add(f)
 	}
+	lasting = len(out)
 	var subEnd *closeReq
 	if a != nil && req == nil {
 		take := func(u room.Update, ok bool) bool {
@@ -202,6 +206,9 @@ func (c *conn) flush(first *room.Update, firstOK bool) (n int, ended *closeReq, 
 			}
 			for _, f := range c.s.frames.frames(u) {
 				add(f)
+			}
+			if !u.Ephemeral() {
+				lasting++
 			}
 			return true
 		}
@@ -225,7 +232,7 @@ func (c *conn) flush(first *room.Update, firstOK bool) (n int, ended *closeReq, 
 	if n > 0 && !c.noData.Load() {
 		if !c.writeRaw(buf) {
 			c.finish(0, "")
-			return n, nil, true
+			return lasting, nil, true
 		}
 		c.writes.Add(1)
 		c.frames.Add(uint32(n))
@@ -233,13 +240,13 @@ func (c *conn) flush(first *room.Update, firstOK bool) (n int, ended *closeReq, 
 	if c.pingDue.Swap(false) && req == nil {
 		if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeWait)); err != nil {
 			c.finish(0, "")
-			return n, nil, true
+			return lasting, nil, true
 		}
 	}
 	if req != nil {
-		return n, req, false
+		return lasting, req, false
 	}
-	return n, subEnd, false
+	return lasting, subEnd, false
 }
 
 // subscriptionEnd is the close for a room subscription that ended with err.
