@@ -51,10 +51,10 @@ type Config struct {
 	RawDuration time.Duration
 	// RawUnbatched also measures the raw script with one round trip per append.
 	RawUnbatched bool
-	SpreadIPs   bool // use many 127.x.y.z source addresses
-	ForceGC     bool // GC the server (via /debug/pprof/heap?gc=1) before the final scrape
-	JSON        bool
-	Seed        uint64
+	SpreadIPs    bool // use many 127.x.y.z source addresses
+	ForceGC      bool // GC the server (via /debug/pprof/heap?gc=1) before the final scrape
+	JSON         bool
+	Seed         uint64
 	// CPU names processes (gomokud, redis-server) whose CPU time is read over the
 	// window, next to the load generator's own (Report.CPU).
 	CPU []CPUProc
