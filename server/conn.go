@@ -78,18 +78,19 @@ type conn struct {
 	hookPlayer atomic.Pointer[Player]
 
 	// Writer state (conn_writer.go).
-	wake     chan struct{}            // buffered 1: there is work for the writer
-	wstate   atomic.Int32             // writerNew, writerParked or writerRunning
-	outMu    sync.Mutex               // guards out
-	out      [][]byte                 // replies queued by the reader, at most cfg.SendQueue
-	att      atomic.Pointer[attached] // the joined session, set once by hello
-	closeReq atomic.Pointer[closeReq] // set once by requestClose
-	pingDue  atomic.Bool              // the clock asks for a ping
-	noData   atomic.Bool              // gorilla already sent a close frame: write no more data
-	clockIdx int                      // index in the clock's list (guarded by the clock's mutex)
-	roomIdx  int                      // index in the clock's list of the room's connections (same)
-	writes   atomic.Uint32            // coalesced writes so far (tests)
-	frames   atomic.Uint32            // data frames they carried
+	wake      chan struct{}            // buffered 1: there is work for the writer
+	wstate    atomic.Int32             // writerNew, writerParked or writerRunning
+	outMu     sync.Mutex               // guards out
+	out       [][]byte                 // replies queued by the reader, at most cfg.SendQueue
+	att       atomic.Pointer[attached] // the joined session, set once by hello
+	closeReq  atomic.Pointer[closeReq] // set once by requestClose
+	pingDue   atomic.Bool              // the clock asks for a ping
+	noData    atomic.Bool              // gorilla already sent a close frame: write no more data
+	clockIdx  int                      // index in the clock's list (guarded by the clock's mutex)
+	roomIdx   int                      // index in the clock's list of the room's connections (same)
+	parkedIdx int                      // index in the clock's parked list, -1 if not listed (same)
+	writes    atomic.Uint32            // coalesced writes so far (tests)
+	frames    atomic.Uint32            // data frames they carried
 
 	// reader-owned state
 	sess      Session

@@ -12,8 +12,9 @@ import (
 const (
 	// pollInterval is how often the clock looks for room updates queued for parked
 	// writers: the most a parked connection's first update after a quiet spell (over
-	// writerLinger) waits. A tick costs ~20-30 ns per connection (BenchmarkClockTick):
-	// 10,000 idle connections cost ~8-12 ms of CPU per second.
+	// writerLinger) waits. A tick costs ~20-60 ns per parked connection
+	// (BenchmarkClockTick): 10,000 idle connections cost ~10-20 ms of CPU per second;
+	// connections whose writer runs cost nothing.
 	pollInterval = 25 * time.Millisecond
 	// pingScanInterval is how often the clock looks for due pings and ended
 	// subscriptions of parked writers.
@@ -31,6 +32,7 @@ var connClock = &clock{}
 type clock struct {
 	mu      sync.Mutex
 	conns   []clockEntry
+	parked  []parkedEntry       // joined connections whose writer parked (some may run again)
 	rooms   map[roomKey][]*conn // joined connections by room
 	running bool
 	wake    []*conn     // scratch, used by run only
@@ -52,10 +54,18 @@ type clockEntry struct {
 	nextPing time.Time
 }
 
+// parkedEntry is a parked connection with its update channel, which is all a tick
+// reads of it (about one cache line).
+type parkedEntry struct {
+	c       *conn
+	updates <-chan room.Update
+}
+
 // add registers c; its first ping is due pingPeriod from now.
 func (k *clock) add(c *conn) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
+	c.parkedIdx = -1
 	c.clockIdx = len(k.conns)
 	k.conns = append(k.conns, clockEntry{c: c, nextPing: time.Now().Add(pingPeriod)})
 	if !k.running {
@@ -79,6 +89,30 @@ func (k *clock) joined(c *conn, updates <-chan room.Update) {
 	key := roomKey{c.s, c.roomID}
 	c.roomIdx = len(k.rooms[key])
 	k.rooms[key] = append(k.rooms[key], c)
+}
+
+// parkedNow lists c, whose writer has just parked, for the ticks to watch.
+func (k *clock) parkedNow(c *conn) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	i := c.clockIdx
+	if c.parkedIdx >= 0 || i < 0 || i >= len(k.conns) || k.conns[i].c != c || k.conns[i].updates == nil {
+		return // listed already, gone, or not joined (nothing to watch)
+	}
+	c.parkedIdx = len(k.parked)
+	k.parked = append(k.parked, parkedEntry{c, k.conns[i].updates})
+}
+
+// unpark removes the parked entry at i (k.mu held).
+func (k *clock) unpark(i int) {
+	last := len(k.parked) - 1
+	k.parked[i].c.parkedIdx = -1
+	k.parked[i] = k.parked[last]
+	if i != last {
+		k.parked[i].c.parkedIdx = i
+	}
+	k.parked[last] = parkedEntry{}
+	k.parked = k.parked[:last]
 }
 
 // wakeRoom wakes the parked writers of room id that have queued updates. A command's
@@ -107,6 +141,9 @@ func (k *clock) remove(c *conn) {
 	if i < 0 || i >= len(k.conns) || k.conns[i].c != c {
 		return
 	}
+	if c.parkedIdx >= 0 {
+		k.unpark(c.parkedIdx)
+	}
 	if k.conns[i].updates != nil {
 		key := roomKey{c.s, c.roomID}
 		peers := k.rooms[key]
@@ -128,6 +165,9 @@ func (k *clock) remove(c *conn) {
 	c.clockIdx = -1
 	if cap(k.conns) > 64 && len(k.conns) < cap(k.conns)/4 {
 		k.conns = append([]clockEntry(nil), k.conns...) // give memory back after a peak
+	}
+	if cap(k.parked) > 64 && len(k.parked) < cap(k.parked)/4 {
+		k.parked = append([]parkedEntry(nil), k.parked...)
 	}
 }
 
@@ -156,27 +196,40 @@ func (k *clock) tick(now time.Time, scan bool) bool {
 		return false
 	}
 	wake := k.wake[:0]
-	for i := range k.conns {
-		e := &k.conns[i]
-		// len first: it reads only the channel; a running writer takes its updates itself.
-		if len(e.updates) > 0 && e.c.wstate.Load() == writerParked && !k.noPoll.Load() {
-			wake = append(wake, e.c)
-			continue
+	if !k.noPoll.Load() {
+		for i := 0; i < len(k.parked); {
+			e := k.parked[i]
+			// Only the channel is read on most ticks; entries whose writer runs again
+			// are dropped when they show updates or at the next scan.
+			if len(e.updates) > 0 {
+				if e.c.wstate.Load() == writerParked {
+					wake = append(wake, e.c)
+				}
+				k.unpark(i) // listed again when it parks
+				continue
+			}
+			if scan && e.c.wstate.Load() != writerParked {
+				k.unpark(i)
+				continue
+			}
+			i++
 		}
-		if !scan {
-			continue
-		}
-		c := e.c
-		switch {
-		case !now.Before(e.nextPing):
-			e.nextPing = now.Add(pingPeriod)
-			c.pingDue.Store(true)
-			wake = append(wake, c)
-		case e.updates != nil && c.wstate.Load() == writerParked:
-			// A subscription closed while parked (the room stopped) shows no queued
-			// update; its Err says so.
-			if a := c.att.Load(); a != nil && a.sess.Err() != nil {
+	}
+	if scan {
+		for i := range k.conns {
+			e := &k.conns[i]
+			c := e.c
+			switch {
+			case !now.Before(e.nextPing):
+				e.nextPing = now.Add(pingPeriod)
+				c.pingDue.Store(true)
 				wake = append(wake, c)
+			case e.updates != nil && c.wstate.Load() == writerParked:
+				// A subscription closed while parked (the room stopped) shows no queued
+				// update; its Err says so.
+				if a := c.att.Load(); a != nil && a.sess.Err() != nil {
+					wake = append(wake, c)
+				}
 			}
 		}
 	}

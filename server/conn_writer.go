@@ -94,8 +94,12 @@ func (c *conn) flushInline() {
 	_, ended, stop := c.flush(nil, false)
 	switch {
 	case stop:
-	case ended != nil || !c.park():
-		go c.writeLoop() // it finds the close (or the new work) again
+	case ended != nil:
+		go c.writeLoop() // it finds the close again
+	case c.park():
+		connClock.parkedNow(c)
+	default:
+		go c.writeLoop() // new work came meanwhile
 	}
 }
 
@@ -107,9 +111,9 @@ func (c *conn) flushInline() {
 func (c *conn) writeLoop() {
 	var linger *time.Timer
 	armed := false
-	var active time.Time   // when the last data frame was written (zero: none in this run)
-	var first *room.Update // an update already taken from the channel
-	var firstOK bool
+	var active time.Time  // when the last data frame was written (zero: none in this run)
+	var first room.Update // an update already taken from the channel (when hasFirst)
+	var hasFirst, firstOK bool
 	defer func() {
 		if linger != nil {
 			linger.Stop()
@@ -122,8 +126,12 @@ func (c *conn) writeLoop() {
 		case <-c.wake:
 		default:
 		}
-		lasting, ended, stop := c.flush(first, firstOK)
-		first = nil
+		var pending *room.Update
+		if hasFirst {
+			pending = &first
+		}
+		lasting, ended, stop := c.flush(pending, firstOK)
+		hasFirst = false
 		if stop {
 			return
 		}
@@ -138,6 +146,7 @@ func (c *conn) writeLoop() {
 		idle := now.Sub(active)
 		if idle >= lingerTime() {
 			if c.park() {
+				connClock.parkedNow(c)
 				return
 			}
 			continue
@@ -155,8 +164,8 @@ func (c *conn) writeLoop() {
 		}
 		select {
 		case <-c.wake:
-		case u, ok := <-updates:
-			first, firstOK = &u, ok
+		case first, firstOK = <-updates:
+			hasFirst = true
 		case <-linger.C:
 			armed = false
 		}
