@@ -38,9 +38,11 @@ type evalReq struct {
 // in flight (its actor waits for it), so batching across rooms keeps every room's
 // order; each script still checks its room's seq on its own.
 //
-// No goroutine runs while nothing is queued: a flusher is started when a request
-// finds fewer than max pipelines in flight, and it ends when the queue is empty. An
-// idle or lightly loaded node therefore sends each script at once, alone.
+// No goroutine runs while nothing is queued: a request that finds a free slot and an
+// empty queue runs on its caller's goroutine; one that has to queue starts a flusher if
+// a slot is free (or the slot's holder does when it is done), which ends when the queue
+// is empty. An idle or lightly loaded node therefore sends each script at once, alone,
+// with no goroutine hop.
 type batcher struct {
 	c   redis.UniversalClient
 	max int
@@ -64,8 +66,17 @@ func (b *batcher) eval(ctx context.Context, keys []string, args []any) ([]int64,
 	if b.max < 0 { // no group commit: one round trip per call
 		return appendScript.Run(ctx, b.c, keys, args...).Int64Slice()
 	}
-	r := &evalReq{ctx: ctx, keys: keys, args: args, done: make(chan struct{})}
 	b.mu.Lock()
+	if b.inflight < b.max && len(b.queue) == 0 {
+		// Nothing to batch with: run it here, without a goroutine hop, holding a slot so
+		// that the appends arriving meanwhile queue for the next pipeline.
+		b.inflight++
+		b.mu.Unlock()
+		res, err := appendScript.Run(ctx, b.c, keys, args...).Int64Slice()
+		b.release()
+		return res, err
+	}
+	r := &evalReq{ctx: ctx, keys: keys, args: args, done: make(chan struct{})}
 	b.queue = append(b.queue, r)
 	start := b.inflight < b.max
 	if start {
@@ -81,6 +92,19 @@ func (b *batcher) eval(ctx context.Context, keys []string, args []any) ([]int64,
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// release gives up a slot held by a direct call: to a flusher when requests queued
+// meanwhile.
+func (b *batcher) release() {
+	b.mu.Lock()
+	if len(b.queue) > 0 {
+		b.mu.Unlock()
+		go b.flush() // the slot passes to it
+		return
+	}
+	b.inflight--
+	b.mu.Unlock()
 }
 
 // take removes up to maxBatch queued requests; when none are left it gives up its

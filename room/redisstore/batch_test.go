@@ -177,3 +177,23 @@ func TestAppendPipelinesOff(t *testing.T) {
 	wg.Wait()
 	assert.Zero(t, pc.pipelines.Load())
 }
+
+// TestLoneAppendsRunDirectly: appends that never overlap are sent at once on the
+// caller's goroutine, not as pipelines, and leave no slot taken.
+func TestLoneAppendsRunDirectly(t *testing.T) {
+	b := miniBackend(t)
+	ctx := ctxT(t)
+	pc := &pipelineCounter{}
+	b.client.(*redis.Client).AddHook(pc)
+	s := New(b.client)
+	require.NoError(t, s.Create(ctx, "lone", nil, []byte("created"), IndexUpdate{}))
+	for i := range 20 {
+		_, err := s.Append(ctx, "lone", uint64(1+i), [][]byte{[]byte("move")}, nil, IndexUpdate{})
+		require.NoError(t, err)
+	}
+	assert.Zero(t, pc.pipelines.Load())
+	s.batch.mu.Lock()
+	defer s.batch.mu.Unlock()
+	assert.Zero(t, s.batch.inflight)
+	assert.Empty(t, s.batch.queue)
+}
