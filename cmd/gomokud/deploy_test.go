@@ -1,9 +1,10 @@
 package main
 
-// Checks of the deployment files at the repository root (Dockerfile, docker-compose.yml,
-// deploy/Caddyfile) that need no Docker: the Dockerfile is parsed with BuildKit's own
-// parser, the compose file with a YAML parser, and the Dockerfile's build commands are
-// run as they are (CGO_ENABLED=0 go build of every command it builds).
+// Checks of the deployment files at the repository root (Dockerfile, docker-compose.yml
+// with the load balancer's Caddyfile inline) that need no Docker: the Dockerfile is
+// parsed with BuildKit's own parser, the compose file with a YAML parser, and the
+// Dockerfile's build commands are run as they are (CGO_ENABLED=0 go build of every
+// command it builds).
 
 import (
 	"bytes"
@@ -22,6 +23,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gomoku-arena/gomoku/server/crashtest/composecfg"
 )
 
 const repoRoot = "../.."
@@ -416,8 +419,9 @@ func TestDockerCompose(t *testing.T) {
 	slices.Sort(nodes)
 	require.GreaterOrEqual(t, len(nodes), 2, "compose needs two gomokud nodes, has %v", nodes)
 
-	// A load balancer in front, configured by a file of this repository that routes
-	// /ws/* (and the rest) to every node.
+	// A load balancer in front, configured by a Caddyfile carried inline in the compose
+	// file (top-level configs, mounted where its command reads it) that routes /ws/*
+	// (and the rest) to every node.
 	var lbName string
 	for name, s := range cf.Services {
 		if strings.HasPrefix(s.Image, "caddy:") {
@@ -427,19 +431,21 @@ func TestDockerCompose(t *testing.T) {
 	require.NotEmpty(t, lbName, "no caddy load balancer service")
 	lb := cf.Services[lbName]
 	assert.NotEmpty(t, lb.Ports, "the load balancer publishes no port")
-	var caddyfile string
-	for _, v := range lb.Volumes {
-		parts := strings.Split(v, ":")
-		if len(parts) >= 2 && strings.HasPrefix(parts[0], "./") {
-			src := filepath.Join(repoRoot, parts[0])
-			_, err := os.Stat(src)
-			require.NoError(t, err, "%s mounts %s, which is not in the repository", lbName, parts[0])
-			if parts[1] == "/etc/caddy/Caddyfile" || slices.Contains(lb.Command, parts[1]) {
-				caddyfile = src
-			}
+	for _, v := range lb.Volumes { // bind mounts of repository files exist
+		if src, _, ok := strings.Cut(v, ":"); ok && strings.HasPrefix(src, "./") {
+			_, err := os.Stat(filepath.Join(repoRoot, src))
+			assert.NoError(t, err, "%s mounts %s, which is not in the repository", lbName, src)
 		}
 	}
-	require.NotEmpty(t, caddyfile, "%s: no Caddyfile mounted from the repository", lbName)
+	target := composecfg.CaddyfileTarget // the caddy image's default; else the --config
+	if i := slices.Index(lb.Command, "--config"); i >= 0 && i+1 < len(lb.Command) {
+		target = lb.Command[i+1]
+	}
+	name, text, err := composecfg.Mounted(raw, lbName, target)
+	require.NoError(t, err, "%s: the Caddyfile %s should be an inline config of docker-compose.yml", lbName, target)
+	caddyfile := filepath.Join(t.TempDir(), "Caddyfile")
+	require.NoError(t, os.WriteFile(caddyfile, []byte(text), 0o644))
+	t.Logf("%s reads config %s at %s", lbName, name, target)
 	deps := lb.dependsOn(t)
 	for _, n := range nodes {
 		assert.Contains(t, deps, n, "%s does not depend on %s", lbName, n)
@@ -469,7 +475,7 @@ func checkCaddyfile(t *testing.T, path string, nodes []string) {
 	}
 	caddy, err := exec.LookPath("caddy")
 	if err != nil {
-		t.Logf("no caddy binary: checking %s as text only", path)
+		t.Logf("no caddy binary: checking the Caddyfile as text only")
 		b, err := os.ReadFile(path)
 		require.NoError(t, err)
 		text := string(b)
@@ -486,7 +492,7 @@ func checkCaddyfile(t *testing.T, path string, nodes []string) {
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
-	require.NoError(t, err, "caddy adapt %s: %s", path, stderr.String())
+	require.NoError(t, err, "caddy adapt (the Caddyfile of docker-compose.yml): %s", stderr.String())
 	var cfg struct {
 		Apps struct {
 			HTTP struct {

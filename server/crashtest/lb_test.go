@@ -18,20 +18,22 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gomoku-arena/gomoku/room/redisstore/redistest"
+	"github.com/gomoku-arena/gomoku/server/crashtest/composecfg"
 )
 
-// caddyfile is the load balancer configuration docker-compose.yml mounts.
-const caddyfile = "../../deploy/Caddyfile"
+// composeFile carries the load balancer's Caddyfile inline (its top-level configs).
+const composeFile = "../../docker-compose.yml"
 
-// LB is a caddy process running deploy/Caddyfile on loopback in front of some nodes.
+// LB is a caddy process running the compose file's Caddyfile on loopback in front of
+// some nodes.
 type LB struct {
 	Base string
 	proc redistest.Proc
 }
 
-// startLB runs caddy with deploy/Caddyfile, listening on a free loopback port and
-// proxying to nodes (the file's {$GOMOKU_LB_ADDR} and {$GOMOKU_UPSTREAMS}). It skips
-// the test when no caddy binary is on $PATH.
+// startLB runs caddy with the Caddyfile of docker-compose.yml (written to a temp file),
+// listening on a free loopback port and proxying to nodes (the file's {$GOMOKU_LB_ADDR}
+// and {$GOMOKU_UPSTREAMS}). It skips the test when no caddy binary is on $PATH.
 func startLB(t *testing.T, nodes []*Node) *LB {
 	t.Helper()
 	caddy, err := exec.LookPath("caddy")
@@ -43,6 +45,8 @@ func startLB(t *testing.T, nodes []*Node) *LB {
 		ups = append(ups, strings.TrimPrefix(n.Base(), "http://"))
 	}
 	dir := t.TempDir()
+	caddyfile, err := composecfg.WriteCaddyfile(composeFile, dir)
+	require.NoError(t, err)
 	logp := filepath.Join(dir, "caddy.log")
 	lb := &LB{}
 	t.Cleanup(func() {
@@ -74,12 +78,13 @@ func startLB(t *testing.T, nodes []*Node) *LB {
 			return waitHTTP(lb.Base+"/healthz", 15*time.Second, exited)
 		}, func() { f.Close() })
 	})
-	require.NoError(t, err, "caddy with %s", caddyfile)
+	require.NoError(t, err, "caddy with the Caddyfile of %s", composeFile)
 	return lb
 }
 
 // TestLoadBalancerCaddyfile runs the compose load balancer's own configuration
-// (deploy/Caddyfile, with caddy) in front of two gomokud nodes on one redis-server.
+// (the Caddyfile inline in docker-compose.yml, with caddy) in front of two gomokud
+// nodes on one redis-server.
 // Players and spectators know only the load balancer's address: the web page, the API
 // and the WebSocket upgrades on /ws/* go through it; a browser-like Origin passes the
 // server's same-origin check (the Host header is kept) and a foreign one does not.

@@ -2,7 +2,9 @@
 # Builds and runs the Dockerfile and docker-compose.yml on a Debian machine that has no
 # Docker daemon and no image registry (no Docker Hub), as a manual check:
 #
-#   sudo deploy/offline-image-check.sh        # root: installs packages, starts dockerd
+#   sudo server/crashtest/offline-image-check.sh   # root: installs packages, starts dockerd
+#
+# (from any directory: it finds the repository from its own path).
 #
 # What it does: installs docker.io, docker-compose, busybox-static, redis-server and caddy
 # from Debian; starts its own dockerd (vfs storage, no iptables, no default bridge, socket
@@ -17,11 +19,16 @@
 # then builds the image from a clean `git archive HEAD`, runs it and waits for its
 # HEALTHCHECK to report healthy, checks the user is not root, and brings the compose
 # stack up: both nodes healthy, /readyz through the load balancer, a player created.
+# Debian 12's docker-compose (1.29) predates inline configs (`configs: NAME: content:`,
+# compose v2.23+), which docker-compose.yml uses for the load balancer's Caddyfile: the
+# copy of the compose file it runs has each inline config written to a file (with "$$"
+# unescaped, as compose does) and bind-mounted read-only at the config's target instead.
 # Everything it started is stopped at the end. The stand-ins are not the real images:
 # this checks the Dockerfile's and compose file's logic, not the upstream images.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-REPO=$PWD
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$REPO"
+[ -f go.mod ] && [ -f docker-compose.yml ] || { echo "offline-image-check: $REPO is not the repository" >&2; exit 1; }
 WORK=${WORK:-/tmp/gomoku-offline-image}
 export DOCKER_HOST=unix://$WORK/docker.sock
 log() { printf '\n==> %s\n' "$*"; }
@@ -95,8 +102,35 @@ echo "health: $s; user: $(docker exec gomoku-offline-hc id -un)"
 [ "$s" = healthy ] && [ "$(docker exec gomoku-offline-hc id -u)" != 0 ]
 docker rm -f gomoku-offline-hc >/dev/null
 
-log "docker-compose up (images prebuilt as ctx_gomokud1/2)"
+log "docker-compose.yml for docker-compose 1.29: inline configs as read-only bind mounts"
 cd "$WORK/ctx"
+python3 - docker-compose.yml .compose-configs <<'PY'
+import os, re, sys, yaml
+path, cfgdir = sys.argv[1:]
+with open(path) as f:
+    d = yaml.safe_load(f)  # the gomokud2 <<: *gomokud merge is resolved here
+configs = d.pop("configs", None) or {}
+os.makedirs(cfgdir, exist_ok=True)
+for name, c in configs.items():
+    if "content" not in c:
+        sys.exit(f"config {name}: only inline configs (content) are handled")
+    if re.search(r"\$(?!\$)", c["content"].replace("$$", "")):
+        sys.exit(f"config {name}: an unescaped $ (compose would interpolate it; write $$)")
+    with open(os.path.join(cfgdir, name), "w") as f:
+        f.write(c["content"].replace("$$", "$"))
+for sname, s in d.get("services", {}).items():
+    for m in s.pop("configs", None) or []:
+        src, dst = (m, "/" + m) if isinstance(m, str) else (m["source"], m.get("target", "/" + m["source"]))
+        if src not in configs:
+            sys.exit(f"service {sname}: no config {src}")
+        s.setdefault("volumes", []).append(f"./{cfgdir}/{src}:{dst}:ro")
+        print(f"{sname}: {cfgdir}/{src} -> {dst}")
+with open(path, "w") as f:
+    yaml.safe_dump(d, f, sort_keys=False)
+PY
+docker-compose config -q
+
+log "docker-compose up (images prebuilt as ctx_gomokud1/2)"
 docker-compose up -d
 for _ in $(seq 60); do
   curl -fsS -m 2 http://127.0.0.1:8080/readyz >/dev/null 2>&1 && break; sleep 1
