@@ -41,9 +41,15 @@ func lingerTime() time.Duration {
 	return writerLinger
 }
 
+// pooledBatch is the largest write buffer batchPool keeps. Most writes are one event
+// or reply (~100-300 bytes); larger batches (a join's snapshot, a burst) take a buffer
+// of their own, so that the pool, which keeps as many buffers as writes ran at once
+// (thousands during a burst of joins), stays small.
+const pooledBatch = 1024
+
 // batchPool holds write buffers: a connection borrows one per write, so idle
 // connections hold none.
-var batchPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+var batchPool = sync.Pool{New: func() any { b := make([]byte, 0, pooledBatch); return &b }}
 
 // wakeWriter tells the writer there is work, starting it if it is parked.
 func (c *conn) wakeWriter() {
@@ -189,7 +195,7 @@ func (c *conn) flush(first *room.Update, firstOK bool) (lasting int, ended *clos
 	bp := batchPool.Get().(*[]byte)
 	buf := (*bp)[:0]
 	defer func() {
-		if cap(buf) <= maxBatchBytes*2 {
+		if cap(buf) <= pooledBatch {
 			*bp = buf[:0]
 			batchPool.Put(bp)
 		}
