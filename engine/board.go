@@ -124,7 +124,9 @@ func (b *Board) Outcome() Outcome {
 // Clone returns an independent copy of the board.
 func (b *Board) Clone() *Board {
 	c := *b
-	c.moves = append(make([]Point, 0, cap(b.moves)), b.moves...)
+	// Room for one more move, not the whole board: a room clones the board for every
+	// move it applies, and a full-board capacity was most of the bytes it allocated.
+	c.moves = append(make([]Point, 0, len(b.moves)+1), b.moves...)
 	c.out.Line = append([]Point(nil), b.out.Line...)
 	return &c
 }

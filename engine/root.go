@@ -113,8 +113,10 @@ func (s *searcher) run(ctx context.Context, b *Board, limits Limits, progress fu
 	prev := Score(0)
 	for depth := 1; depth <= maxDepth; depth++ {
 		s.selDepth = 0
+		s.partial = -1
 		v, ok := s.aspirate(depth, prev)
 		if !ok {
+			s.usePartial()
 			break
 		}
 		prev = v
@@ -338,6 +340,10 @@ func (s *searcher) rootSearch(depth int, alpha, beta Score) (Score, bool) {
 			s.pv[0][0] = int16(m)
 			copy(s.pv[0][1:s.pvLen[1]], s.pv[1][1:s.pvLen[1]])
 			s.pvLen[0] = max(s.pvLen[1], 1)
+			if i > 0 {
+				s.partial, s.partialScore = int16(m), v
+				s.partialLen = copy(s.partialPV[:], s.pv[0][:s.pvLen[0]])
+			}
 			// Move the new best to the front, keeping the others' order.
 			x := s.root[i]
 			copy(s.root[1:i+1], s.root[:i])
@@ -349,6 +355,21 @@ func (s *searcher) rootSearch(depth int, alpha, beta Score) (Score, bool) {
 		alpha = max(alpha, v)
 	}
 	return best, true
+}
+
+// usePartial takes the result of an interrupted iteration when a move fully searched
+// in it beat the previous best: a deeper search preferred it, so it is the better
+// guess. The reported depth stays that of the last finished iteration.
+func (s *searcher) usePartial() {
+	if s.partial < 0 || s.info.Depth == 0 || s.info.Score.IsMate() {
+		return
+	}
+	s.info.Best = cellPoint(int(s.partial))
+	s.info.Score = s.partialScore
+	s.info.PV = s.info.PV[:0]
+	for _, m := range s.partialPV[:s.partialLen] {
+		s.info.PV = append(s.info.PV, cellPoint(int(m)))
+	}
 }
 
 // aspirate runs a root iteration, with an aspiration window around the previous

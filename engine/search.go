@@ -38,6 +38,12 @@ type searcher struct {
 	killers [maxPly + 1][2]int16
 	moves   [stackSize]scoredMove
 	pv      [maxPly + 1][maxPly + 1]int16
+	// partial is the root move that beat the previous best in the current, perhaps
+	// unfinished, iteration (-1: none), with its score and PV.
+	partial      int16
+	partialScore Score
+	partialPV    [maxPly + 1]int16
+	partialLen   int
 	pvLen   [maxPly + 1]int
 
 	nodes    uint64
