@@ -44,7 +44,7 @@ type searcher struct {
 	partialScore Score
 	partialPV    [maxPly + 1]int16
 	partialLen   int
-	pvLen   [maxPly + 1]int
+	pvLen        [maxPly + 1]int
 
 	nodes    uint64
 	selDepth int
