@@ -4,7 +4,7 @@
 // docs/protocol.md and keeps an event log per connection for assertions.
 //
 // Also here: games across a local Redis Cluster (TestClusterGames; a master failover in
-// TestClusterMasterFailover) and the compose load balancer's own deploy/Caddyfile run
+// TestClusterMasterFailover) and the compose load balancer's own Caddyfile (inline in docker-compose.yml) run
 // with caddy in front of two nodes (TestLoadBalancerCaddyfile, skipped without caddy).
 // CRASHTEST_SEED repeats a run; CRASHTEST_GOMOKUD tests a prebuilt binary.
 package crashtest
