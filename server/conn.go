@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -56,19 +55,12 @@ const (
 // while there is something to send and is the only writer of data frames. An idle
 // connection therefore costs one goroutine: the shared connection clock (conn_clock.go)
 // wakes its writer for pings and, while it is parked, for room updates.
-//
-// The fields send, attach and closing are no longer used (the writer takes its work
-// from out, att and closeReq); http.go still sets them and serve drops them.
 type conn struct {
 	s      *Server
 	ws     *websocket.Conn
 	roomID string
 	ip     string
-	log    *slog.Logger
 
-	send    chan []byte   // unused (see above)
-	attach  chan Session  // unused (see above)
-	closing chan closeReq // unused (see above)
 	done    chan struct{} // closed when the writer has stopped
 	readEnd chan struct{} // closed when the reader has stopped
 	closed  atomic.Bool   // a close was requested: the reader discards further frames
@@ -100,9 +92,8 @@ type conn struct {
 	helloSeen bool
 }
 
-// newConn makes the connection state for an upgraded WebSocket. (http.go still builds
-// the struct itself with the old writer's channels, which serve then drops: calling
-// newConn there instead saves ~1.2 KiB of garbage per connection.)
+// newConn makes the connection state for an upgraded WebSocket (the writer's state is
+// made by serve).
 func newConn(s *Server, ws *websocket.Conn, roomID, ip string) *conn {
 	return &conn{
 		s: s, ws: ws, roomID: roomID, ip: ip,
@@ -158,9 +149,6 @@ func (c *conn) sendError(id string, e *Error) {
 // serve runs the reader loop until the connection ends.
 func (c *conn) serve() {
 	c.wake = make(chan struct{}, 1)
-	// Drop what http.go allocates for the old writer (see newConn): idle connections
-	// keep none of it.
-	c.send, c.attach, c.closing, c.log = nil, nil, nil, nil
 	c.wstate.Store(writerParked)
 	if c.closeReq.Load() != nil {
 		c.wakeWriter() // asked to close (shutdown) before serve started

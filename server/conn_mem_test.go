@@ -48,7 +48,7 @@ func TestIdleConnMemory(t *testing.T) {
 	if !raceEnabled {
 		// The stacks are one reader each (8 KiB, the least gorilla's read path fits in,
 		// plus stack-span slack); the heap is mostly the room's 64-update queue (~2.9 KiB),
-		// gorilla's conn with its read buffer (~1.1 KiB) and the TCP connection.
+		// gorilla's conn with its 256-byte read buffer (~0.9 KiB) and the TCP connection.
 		require.LessOrEqual(t, perHeap, 9.0, "heap KiB per idle connection")
 	}
 }

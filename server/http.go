@@ -14,7 +14,6 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-	"golang.org/x/time/rate"
 
 	"github.com/gomoku-arena/gomoku/engine"
 	"github.com/gomoku-arena/gomoku/frontend"
@@ -351,16 +350,7 @@ func (s *Server) websocket(c echo.Context) error {
 		s.ipConns.release(ip)
 		return nil // the upgrader already answered
 	}
-	cn := &conn{
-		s: s, ws: ws, roomID: id, ip: ip,
-		log:     s.log.With("room", id, "ip", ip),
-		send:    make(chan []byte, s.cfg.SendQueue),
-		attach:  make(chan Session, 1),
-		closing: make(chan closeReq, 1),
-		done:    make(chan struct{}),
-		readEnd: make(chan struct{}),
-		limiter: rate.NewLimiter(rate.Limit(s.cfg.RateLimit), s.cfg.RateBurst),
-	}
+	cn := newConn(s, ws, id, ip)
 	s.mu.Lock()
 	if s.draining.Load() {
 		s.mu.Unlock()

@@ -84,14 +84,18 @@ func NewWith(cfg Config, deps Deps) (*Server, error) {
 		frames:  newFrameCache(),
 	}
 	s.upgrader = websocket.Upgrader{
-		// Small read buffer (frames may still be up to the read limit); the 4 KiB buffer
-		// net/http allocated for the request is freed when the handler returns.
-		ReadBufferSize:    512,
-		WriteBufferSize:   2048,
+		// Small read buffer (client frames are a few hundred bytes at most; larger ones,
+		// up to the read limit, take more reads); the 4 KiB buffer net/http allocated for
+		// the request is freed when the handler returns.
+		ReadBufferSize:    256,
 		HandshakeTimeout:  10 * time.Second,
 		CheckOrigin:       func(*http.Request) bool { return true }, // checked before Upgrade
 		EnableCompression: false,
-		// Idle connections hold no write buffer: one is taken from the pool per write.
+		// No WriteBufferSize: gorilla writes no data frames (the writer frames them
+		// itself, conn_writer.go writeRaw; control frames build their own buffer).
+		// The pool stays although it is never used: without one gorilla gives every
+		// connection a write buffer of its own (the hijacked 4 KiB one) for its
+		// lifetime.
 		WriteBufferPool: &sync.Pool{},
 	}
 	s.echo = s.routes()
