@@ -35,14 +35,14 @@ type Level struct {
 
 // levels is the level table, weakest first. Budgets are the per-move thinking time.
 // Each step up is one ply deeper, except novice over beginner (the same two plies with
-// far less noise and fewer overlooked threes) and expert over advanced, which adds the
-// threat solvers (VCF, VCT and the root safety check) to its extra ply.
+// far less noise and fewer overlooked threes). Expert adds the VCF solver and the root
+// safety check to its extra ply; master adds the VCT solver and has no depth cap.
 var levels = [...]Level{
 	{Name: "beginner", Budget: 50 * time.Millisecond, Depth: 2, Noise: 300, Blunder: 300, NoVCT: true, NoVCF: true},
 	{Name: "novice", Budget: 100 * time.Millisecond, Depth: 2, Noise: 100, Blunder: 80, NoVCT: true, NoVCF: true},
 	{Name: "intermediate", Budget: 200 * time.Millisecond, Depth: 3, Noise: 40, Blunder: 20, NoVCT: true, NoVCF: true},
 	{Name: "advanced", Budget: 500 * time.Millisecond, Depth: 4, Noise: 30, NoVCT: true, NoVCF: true},
-	{Name: "expert", Budget: 1 * time.Second, Depth: 5, Noise: 5},
+	{Name: "expert", Budget: 1 * time.Second, Depth: 5, Noise: 5, NoVCT: true},
 	{Name: "master", Budget: 3 * time.Second, Depth: 0},
 }
 
