@@ -6,7 +6,6 @@ import (
 	"os"
 	"regexp"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -190,18 +189,7 @@ func TestChaosMultiNode(t *testing.T) {
 	}
 
 	start := time.Now()
-	var wg sync.WaitGroup
-	errs := make(chan error, 16)
-	for _, s := range seats {
-		wg.Add(1)
-		go func(s *Seat) { defer wg.Done(); errs <- s.Run(ctx) }(s)
-	}
-	for _, c := range watchers {
-		wg.Add(1)
-		go func(c *Client) { defer wg.Done(); errs <- Follow(ctx, c) }(c)
-	}
-	allDone := make(chan struct{})
-	go func() { wg.Wait(); close(allDone) }()
+	play := StartPlay(ctx, seats, watchers)
 
 	// Kill the owner of the first AI room while its AI searches (the human's move was
 	// just stored), and time how long until that AI's move reaches node3.
@@ -254,19 +242,7 @@ func TestChaosMultiNode(t *testing.T) {
 	}
 	nodes[victim].Restart()
 
-	select {
-	case <-allDone:
-	case <-ctx.Done():
-		for _, s := range seats {
-			v := s.C.View()
-			t.Logf("room %s %s via %s: alive=%v phase=%q moves=%d", s.C.Room, s.Color, s.C.BaseURL(), v.Alive, v.Phase, len(v.Moves))
-		}
-		t.Fatal("games did not finish")
-	}
-	close(errs)
-	for err := range errs {
-		require.NoError(t, err)
-	}
+	play.Wait(t, ctx)
 	t.Logf("%d games finished in %v", len(rooms), time.Since(start).Round(time.Millisecond))
 	for i, id := range rooms {
 		snap := verifyRoom(t, ctx, bases[(i+1)%3], id, ledger.get(id), true)

@@ -107,18 +107,7 @@ func TestClusterGames(t *testing.T) {
 
 	checkShardedPubSub(t, ctx, cc, rooms)
 
-	var wg sync.WaitGroup
-	errs := make(chan error, len(seats)+len(watchers))
-	for _, s := range seats {
-		wg.Add(1)
-		go func(s *Seat) { defer wg.Done(); errs <- s.Run(ctx) }(s)
-	}
-	for _, c := range watchers {
-		wg.Add(1)
-		go func(c *Client) { defer wg.Done(); errs <- Follow(ctx, c) }(c)
-	}
-	allDone := make(chan struct{})
-	go func() { wg.Wait(); close(allDone) }()
+	play := StartPlay(ctx, seats, watchers)
 
 	// kill -9 the AI room's lease holder while the AI searches.
 	v, err := aiWatch.Wait(ctx, func(v View) bool { return v.Over() || (len(v.Moves) >= 4 && v.ToMove() == "white") })
@@ -153,19 +142,7 @@ func TestClusterGames(t *testing.T) {
 	require.Less(t, leaseTook, 5*time.Second, "issue 8: another node takes the lease within 5 s")
 	nodes[victim].Restart()
 
-	select {
-	case <-allDone:
-	case <-ctx.Done():
-		for _, s := range seats {
-			v := s.C.View()
-			t.Logf("room %s %s via %s: alive=%v phase=%q moves=%d", s.C.Room, s.Color, s.C.BaseURL(), v.Alive, v.Phase, len(v.Moves))
-		}
-		t.Fatal("games did not finish")
-	}
-	close(errs)
-	for err := range errs {
-		require.NoError(t, err)
-	}
+	play.Wait(t, ctx)
 	t.Logf("%d games finished at %v", len(rooms), time.Since(start).Round(time.Millisecond))
 
 	for i, id := range rooms {

@@ -102,20 +102,14 @@ func TestCrashGomokud(t *testing.T) {
 	games[0].seats[1].Sending = sending
 
 	start := time.Now()
-	var wg sync.WaitGroup
-	errs := make(chan error, 16)
+	var seats []*Seat
+	var watchers []*Client
 	for _, g := range games {
-		for _, s := range g.seats {
-			wg.Add(1)
-			go func(s *Seat) { defer wg.Done(); errs <- s.Run(ctx) }(s)
-		}
-		for _, c := range g.watch {
-			wg.Add(1)
-			go func(c *Client) { defer wg.Done(); errs <- Follow(ctx, c) }(c)
-		}
+		seats = append(seats, g.seats...)
+		watchers = append(watchers, g.watch...)
 	}
-	allDone := make(chan struct{})
-	go func() { wg.Wait(); close(allDone) }()
+	play := StartPlay(ctx, seats, watchers)
+	var probe sync.WaitGroup // the resume timer below
 
 	// The killer: SIGKILL at seeded random moments, restart after a random pause. The
 	// first kill lands while the AI of the human-vs-AI game searches (right after the
@@ -140,12 +134,12 @@ killing:
 			case id := <-sending:
 				what = "move " + id + " in flight"
 				time.Sleep(time.Duration(rng.Intn(3000)) * time.Microsecond)
-			case <-allDone:
+			case <-play.Done():
 				break killing
 			}
 		default:
 			select {
-			case <-allDone:
+			case <-play.Done():
 				break killing
 			case <-time.After(time.Duration(200+rng.Intn(1200)) * time.Millisecond):
 			}
@@ -163,9 +157,9 @@ killing:
 		node.Restart()
 		if done == 0 && !before.Over() {
 			restarted, ply := time.Now(), len(before.Moves)
-			wg.Add(1)
+			probe.Add(1)
 			go func() { // how long the restarted server takes to resume the AI seat
-				defer wg.Done()
+				defer probe.Done()
 				w := NewClient(base, aiGame.room, "")
 				w.FromSeq(before.LastSeq)
 				defer w.Close()
@@ -187,21 +181,8 @@ killing:
 	if done < kills {
 		t.Logf("games ended after %d of %d kills", done, kills)
 	}
-	select {
-	case <-allDone:
-	case <-ctx.Done():
-		for _, g := range games {
-			for _, s := range g.seats {
-				v := s.C.View()
-				t.Logf("%s %s: alive=%v phase=%q moves=%d last_seq=%d", g.name, s.Color, v.Alive, v.Phase, len(v.Moves), v.LastSeq)
-			}
-		}
-		t.Fatalf("games did not finish within the deadline after %d kills", done)
-	}
-	close(errs)
-	for err := range errs {
-		require.NoError(t, err)
-	}
+	play.Wait(t, ctx, "after %d kills", done)
+	probe.Wait()
 	t.Logf("%d games finished in %v with %d gomokud kills", len(games), time.Since(start).Round(time.Millisecond), done)
 
 	for _, g := range games {
@@ -284,17 +265,7 @@ func TestCrashClockNotCharged(t *testing.T) {
 	require.LessOrEqual(t, after.Clock.WhiteMS, before.Clock.WhiteMS, "white gained time")
 
 	// Play on to the end.
-	var wg sync.WaitGroup
-	errs := make(chan error, 2)
-	for _, s := range []*Seat{{C: ca, Color: "black", Next: scripted(script), Ledger: ledger}, {C: cb, Color: "white", Next: scripted(script), Ledger: ledger}} {
-		wg.Add(1)
-		go func(s *Seat) { defer wg.Done(); errs <- s.Run(ctx) }(s)
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		require.NoError(t, err)
-	}
+	StartPlay(ctx, []*Seat{{C: ca, Color: "black", Next: scripted(script), Ledger: ledger}, {C: cb, Color: "white", Next: scripted(script), Ledger: ledger}}, nil).Wait(t, ctx)
 	snap := verifyRoom(t, ctx, base, id, ledger.get(id), true)
 	require.Equal(t, script, snap.Moves)
 	require.Equal(t, "five", snap.Reason)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math/rand"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -61,18 +60,7 @@ func TestClusterMasterFailover(t *testing.T) {
 	}
 	slotMasters(t, ctx, cc, rooms)
 
-	var wg sync.WaitGroup
-	errs := make(chan error, len(seats)+len(watchers))
-	for _, s := range seats {
-		wg.Add(1)
-		go func(s *Seat) { defer wg.Done(); errs <- s.Run(ctx) }(s)
-	}
-	for _, c := range watchers {
-		wg.Add(1)
-		go func(c *Client) { defer wg.Done(); errs <- Follow(ctx, c) }(c)
-	}
-	allDone := make(chan struct{})
-	go func() { wg.Wait(); close(allDone) }()
+	play := StartPlay(ctx, seats, watchers)
 
 	v, err := watchers[0].Wait(ctx, func(v View) bool { return v.Over() || len(v.Moves) >= 6 })
 	require.NoError(t, err)
@@ -94,19 +82,7 @@ func TestClusterMasterFailover(t *testing.T) {
 	cc.ReloadState(ctx)
 	t.Logf("room %s moving again %v after the kill (new master %s)", rooms[0], resumed.Round(time.Millisecond), masterOf(ctx, cc, rooms[0]))
 
-	select {
-	case <-allDone:
-	case <-ctx.Done():
-		for _, s := range seats {
-			w := s.C.View()
-			t.Logf("room %s %s: alive=%v phase=%q moves=%d", s.C.Room, s.Color, w.Alive, w.Phase, len(w.Moves))
-		}
-		t.Fatalf("games did not finish (room %s resumed %v after the kill)", rooms[0], resumed.Round(time.Millisecond))
-	}
-	close(errs)
-	for err := range errs {
-		require.NoError(t, err)
-	}
+	play.Wait(t, ctx, "room %s resumed %v after the kill", rooms[0], resumed.Round(time.Millisecond))
 	for _, id := range rooms {
 		acks := ledger.get(id)
 		snap := verifyRoom(t, ctx, bases[1], id, acks, true)

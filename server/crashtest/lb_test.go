@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -127,14 +126,7 @@ func TestLoadBalancerCaddyfile(t *testing.T) {
 		{C: cb, Color: "white", Next: scripted(script), Ledger: ledger, Think: tk()},
 		{C: ch, Color: "black", Next: blocker(rand.New(rand.NewSource(rng.Int63()))), Ledger: ledger, Think: tk(), ResignAt: 30},
 	}
-	var wg sync.WaitGroup
-	errs := make(chan error, len(seats)+1)
-	for _, s := range seats {
-		wg.Add(1)
-		go func(s *Seat) { defer wg.Done(); errs <- s.Run(ctx) }(s)
-	}
-	wg.Add(1)
-	go func() { defer wg.Done(); errs <- Follow(ctx, cs) }()
+	play := StartPlay(ctx, seats, []*Client{cs})
 
 	_, err = cs.Wait(ctx, func(v View) bool { return v.Over() || len(v.Moves) >= 8 })
 	require.NoError(t, err)
@@ -143,21 +135,7 @@ func TestLoadBalancerCaddyfile(t *testing.T) {
 	killedAt := time.Now()
 	t.Logf("killed %s (%s, lease holder of room %s) at ply %d", nodes[victim].Name, owner, id, len(cs.View().Moves))
 
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-ctx.Done():
-		for _, s := range seats {
-			v := s.C.View()
-			t.Logf("room %s %s: alive=%v phase=%q moves=%d", s.C.Room, s.Color, v.Alive, v.Phase, len(v.Moves))
-		}
-		t.Fatal("games did not finish")
-	}
-	close(errs)
-	for err := range errs {
-		require.NoError(t, err)
-	}
+	play.Wait(t, ctx)
 	t.Logf("games finished %v after the kill", time.Since(killedAt).Round(time.Millisecond))
 	for _, r := range []string{id, aid} {
 		snap := verifyRoom(t, ctx, base, r, ledger.get(r), true)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math/rand"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -121,18 +120,11 @@ func TestRedisRestartDuringPlay(t *testing.T) {
 	require.NoError(t, err, "the AI seat did not move after Redis came back")
 
 	// Phase 2: all seats play on; Redis dies twice more at random moments.
-	var wg sync.WaitGroup
-	errs := make(chan error, 3)
-	for _, s := range []*Seat{black, white, human} {
-		wg.Add(1)
-		go func(s *Seat) { defer wg.Done(); errs <- s.Run(ctx) }(s)
-	}
-	allDone := make(chan struct{})
-	go func() { wg.Wait(); close(allDone) }()
+	play := StartPlay(ctx, []*Seat{black, white, human}, nil)
 	restarts := 1
 	for i := 0; i < restarts2; i++ {
 		select {
-		case <-allDone:
+		case <-play.Done():
 		case <-time.After(time.Duration(300+rng.Intn(1000)) * time.Millisecond):
 			rs.Kill()
 			time.Sleep(time.Duration(1500+rng.Intn(2000)) * time.Millisecond)
@@ -141,15 +133,7 @@ func TestRedisRestartDuringPlay(t *testing.T) {
 			t.Logf("redis restart %d", restarts)
 		}
 	}
-	select {
-	case <-allDone:
-	case <-ctx.Done():
-		t.Fatalf("games did not finish: human game %d moves, AI game %d moves", len(ca.View().Moves), len(ch.View().Moves))
-	}
-	close(errs)
-	for err := range errs {
-		require.NoError(t, err)
-	}
+	play.Wait(t, ctx, "human game %d moves, AI game %d moves", len(ca.View().Moves), len(ch.View().Moves))
 	t.Logf("moves refused as unavailable in phase 2: black %d, white %d, human-vs-AI %d", black.Unavailable, white.Unavailable, human.Unavailable)
 
 	snap := verifyRoom(t, ctx, base, hid, ledger.get(hid), true)
