@@ -44,7 +44,8 @@ for _ in $(seq 50); do redis-cli -p "$RPORT" ping >/dev/null 2>&1 && break; slee
 
 start_server() {
 	[ -n "$GPID" ] && { kill "$GPID"; wait "$GPID" 2>/dev/null || true; }
-	REDIS_URL="redis://127.0.0.1:$RPORT/0" "$OUT/gomokud" -addr "127.0.0.1:$HPORT" -log-level warn \
+	# shellcheck disable=SC2086
+	env ${GOMOKUD_ENV:-} REDIS_URL="redis://127.0.0.1:$RPORT/0" "$OUT/gomokud" -addr "127.0.0.1:$HPORT" -log-level warn \
 		2>>"$OUT/gomokud.log" &
 	GPID=$!
 	for _ in $(seq 100); do curl -sf "http://127.0.0.1:$HPORT/readyz" >/dev/null && return; sleep 0.1; done
