@@ -2,7 +2,6 @@ package redisstore
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -183,44 +182,12 @@ func (h *Hub) Rooms() int {
 
 func (h *Hub) loop(ctx context.Context) {
 	defer close(h.done)
-	backoff := 50 * time.Millisecond
-	for ctx.Err() == nil {
-		msg, err := h.ps.ReceiveTimeout(ctx, pingEvery)
-		if err != nil {
-			if ctx.Err() != nil || errors.Is(err, redis.ErrClosed) {
-				return
-			}
-			var to interface{ Timeout() bool }
-			if errors.As(err, &to) && to.Timeout() {
-				_ = h.ps.Ping(ctx)
-				continue
-			}
-			h.connectionLost()
-			select {
-			case <-time.After(backoff):
-			case <-ctx.Done():
-				return
-			}
-			backoff = min(2*backoff, 2*time.Second)
-			continue
-		}
-		backoff = 50 * time.Millisecond
-		switch m := msg.(type) {
-		case *redis.Pong:
-			h.pong(m.Payload)
-		case *redis.Subscription:
-			if m.Kind == "subscribe" {
-				h.subscribed(m.Channel)
-			}
-		case *redis.Message:
-			seq, data, ok := parsePayload(m.Payload)
-			if !ok {
-				h.s.log.Warn("redisstore: malformed pub/sub message", "channel", m.Channel)
-				continue
-			}
-			h.deliver(m.Channel, Message{Seq: seq, Data: data})
-		}
-	}
+	h.s.receive(ctx, h.ps, pubsubHandler{
+		lost:       h.connectionLost,
+		subscribed: func(name string) bool { h.subscribed(name); return true },
+		message:    func(name string, m Message) bool { h.deliver(name, m); return true },
+		pong:       h.pong,
+	})
 }
 
 func (k *hubSink) markReady() {

@@ -85,6 +85,29 @@ func (s *Store) pump(ctx context.Context, ps *redis.PubSub, out chan<- Message, 
 			return false
 		}
 	}
+	s.receive(ctx, ps, pubsubHandler{
+		// A lost connection needs nothing here: go-redis reconnects and resubscribes
+		// on the next receive, and the new confirmation tells the consumer.
+		subscribed: func(string) bool { return send(Message{Reconnected: true}) },
+		message:    func(_ string, m Message) bool { return send(m) },
+	})
+}
+
+// pubsubHandler is what receive calls back; nil fields are skipped. subscribed and
+// message return false to stop receiving.
+type pubsubHandler struct {
+	lost       func()                               // the connection was lost
+	subscribed func(channel string) bool            // a (s)subscribe confirmation
+	message    func(channel string, m Message) bool // a well-formed room message
+	pong       func(payload string)
+}
+
+// receive reads ps until ctx ends, ps is closed or a handler says stop. A silent
+// connection is pinged every pingEvery (a dead one fails the ping and is replaced); after
+// a lost connection it waits with exponential backoff (50 ms to 2 s) before receiving
+// again, which makes go-redis reconnect and resubscribe. Malformed messages are logged
+// and dropped.
+func (s *Store) receive(ctx context.Context, ps *redis.PubSub, h pubsubHandler) {
 	backoff := 50 * time.Millisecond
 	for ctx.Err() == nil {
 		msg, err := ps.ReceiveTimeout(ctx, pingEvery)
@@ -94,11 +117,12 @@ func (s *Store) pump(ctx context.Context, ps *redis.PubSub, out chan<- Message, 
 			}
 			var to interface{ Timeout() bool }
 			if errors.As(err, &to) && to.Timeout() {
-				_ = ps.Ping(ctx) // a dead connection fails here and is replaced
+				_ = ps.Ping(ctx)
 				continue
 			}
-			// Connection lost: go-redis reconnects and resubscribes on the next
-			// receive; the new subscription confirmation tells the consumer.
+			if h.lost != nil {
+				h.lost()
+			}
 			select {
 			case <-time.After(backoff):
 			case <-ctx.Done():
@@ -109,11 +133,13 @@ func (s *Store) pump(ctx context.Context, ps *redis.PubSub, out chan<- Message, 
 		}
 		backoff = 50 * time.Millisecond
 		switch m := msg.(type) {
+		case *redis.Pong:
+			if h.pong != nil {
+				h.pong(m.Payload)
+			}
 		case *redis.Subscription:
-			if m.Kind == "subscribe" || m.Kind == "ssubscribe" {
-				if !send(Message{Reconnected: true}) {
-					return
-				}
+			if (m.Kind == "subscribe" || m.Kind == "ssubscribe") && h.subscribed != nil && !h.subscribed(m.Channel) {
+				return
 			}
 		case *redis.Message:
 			seq, data, ok := parsePayload(m.Payload)
@@ -121,7 +147,7 @@ func (s *Store) pump(ctx context.Context, ps *redis.PubSub, out chan<- Message, 
 				s.log.Warn("redisstore: malformed pub/sub message", "channel", m.Channel)
 				continue
 			}
-			if !send(Message{Seq: seq, Data: data}) {
+			if h.message != nil && !h.message(m.Channel, Message{Seq: seq, Data: data}) {
 				return
 			}
 		}
