@@ -105,7 +105,7 @@ func next(t *testing.T, s *Subscription) Update {
 	select {
 	case u, ok := <-s.C:
 		require.True(t, ok, "subscription closed: %v", s.Err())
-		return u
+		return *u
 	case <-time.After(5 * time.Second):
 		t.Fatal("no update within 5 s")
 	}

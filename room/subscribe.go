@@ -11,10 +11,12 @@ import (
 // Subscription is a subscriber's bounded queue of updates. C is closed when the
 // subscription ends: by Close, when the room stops, or when the subscriber fell so
 // far behind that its queue filled up (Err is then ErrSlowSubscriber; the client
-// reconnects with its last seq and catches up from the store).
+// reconnects with its last seq and catches up from the store). The updates are shared
+// by every subscriber of the room and must not be modified. The queue holds pointers
+// so that an idle subscriber's queue costs 8 bytes a slot.
 type Subscription struct {
-	C      <-chan Update
-	ch     chan Update
+	C      <-chan *Update
+	ch     chan *Update
 	room   *Room
 	viewer Player
 	once   sync.Once
@@ -82,12 +84,12 @@ func (r *Room) Subscribe(ctx context.Context, opts SubscribeOptions) (*Subscript
 func (r *Room) subscribe(req subRequest) {
 	o := req.opts
 	cur := r.state.Seq()
-	var backlog []Update
+	var backlog []*Update
 	snapshot := func(resync bool) {
 		snap := r.state.Snapshot(r.opts.Clock.Now())
 		p := r.presence()
 		snap.Presence = &p
-		backlog = []Update{{Snapshot: &snap, Resync: resync}}
+		backlog = []*Update{{Snapshot: &snap, Resync: resync}}
 	}
 	switch {
 	case o.FromSeq == 0:
@@ -102,14 +104,14 @@ func (r *Room) subscribe(req subRequest) {
 		}
 		for i := range events {
 			e := events[i]
-			backlog = append(backlog, Update{Event: &e})
+			backlog = append(backlog, &Update{Event: &e})
 		}
 	}
 	q := o.Queue
 	if q <= 0 {
 		q = r.opts.SubQueue
 	}
-	ch := make(chan Update, q+len(backlog)+2)
+	ch := make(chan *Update, q+len(backlog)+2)
 	s := &Subscription{C: ch, ch: ch, room: r, viewer: o.Viewer}
 	for _, u := range backlog {
 		ch <- u
@@ -126,11 +128,11 @@ func (r *Room) subscribe(req subRequest) {
 		// Not broadcast (unchanged, or a spectator count waiting for the batch): the
 		// new subscriber still gets the current presence on join.
 		p := *r.pres.Load()
-		r.send(s, Update{Presence: &p})
+		r.send(s, &Update{Presence: &p})
 	}
 	if r.lastAI != nil && r.search != nil {
 		p := *r.lastAI
-		r.send(s, Update{AI: &p})
+		r.send(s, &Update{AI: &p})
 	}
 	req.reply <- s
 }
@@ -156,7 +158,7 @@ func (r *Room) eventsAfter(from uint64) ([]Event, bool) {
 
 // send queues u for s without blocking: a full queue drops the subscriber. Ephemeral
 // updates are skipped instead when the queue is three-quarters full.
-func (r *Room) send(s *Subscription, u Update) {
+func (r *Room) send(s *Subscription, u *Update) {
 	if u.Ephemeral() && len(s.ch) >= cap(s.ch)*3/4 {
 		return
 	}
@@ -167,9 +169,11 @@ func (r *Room) send(s *Subscription, u Update) {
 	}
 }
 
+// broadcast queues u for every subscriber (one shared copy).
 func (r *Room) broadcast(u Update) {
+	p := &u
 	for s := range r.subs {
-		r.send(s, u)
+		r.send(s, p)
 	}
 }
 

@@ -54,7 +54,7 @@ type Session interface {
 	Role() string
 	// Updates delivers the room's updates in order. It is closed when the subscription
 	// ends; Err then says why (room.ErrSlowSubscriber for a dropped slow consumer).
-	Updates() <-chan room.Update
+	Updates() <-chan *room.Update
 	Err() error
 	// Do runs a command for this session's player; it returns only after the command's
 	// events are stored. Reply.Seq is the seq of its last event (for a resent duplicate

@@ -28,7 +28,7 @@ func BenchmarkEncodeEvent(b *testing.B) {
 // connections share it (the frame is encoded once).
 func BenchmarkFanOutCached(b *testing.B) {
 	fc := newFrameCache()
-	u := room.Update{Event: &room.Event{Seq: 42, Kind: room.EvMove, Color: "black", Point: "h8", Ply: 17}}
+	u := &room.Update{Event: &room.Event{Seq: 42, Kind: room.EvMove, Color: "black", Point: "h8", Ply: 17}}
 	fc.frames(u)
 	b.ReportAllocs()
 	for b.Loop() {

@@ -23,7 +23,7 @@ func newFrameCache() *frameCache {
 }
 
 // key returns the pointer that identifies u's payload.
-func updateKey(u room.Update) any {
+func updateKey(u *room.Update) any {
 	switch {
 	case u.Event != nil:
 		return u.Event
@@ -38,10 +38,10 @@ func updateKey(u room.Update) any {
 }
 
 // frames returns the frames of u, encoding them at most once per shared update.
-func (fc *frameCache) frames(u room.Update) [][]byte {
+func (fc *frameCache) frames(u *room.Update) [][]byte {
 	k := updateKey(u)
 	if k == nil {
-		return encodeUpdate(u)
+		return encodeUpdate(*u)
 	}
 	fc.mu.Lock()
 	f, ok := fc.m[k]
@@ -49,7 +49,7 @@ func (fc *frameCache) frames(u room.Update) [][]byte {
 	if ok {
 		return f
 	}
-	f = encodeUpdate(u)
+	f = encodeUpdate(*u)
 	fc.mu.Lock()
 	if _, ok := fc.m[k]; !ok {
 		if old := fc.ring[fc.next]; old != nil {

@@ -106,7 +106,7 @@ func newConn(s *Server, ws *websocket.Conn, roomID, ip string) *conn {
 // attached is the session a connection joined and its update channel.
 type attached struct {
 	sess    Session
-	updates <-chan room.Update
+	updates <-chan *room.Update
 }
 
 type closeReq struct {

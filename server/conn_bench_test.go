@@ -17,10 +17,10 @@ import (
 )
 
 // benchSession is a Session whose updates the benchmark queues itself.
-type benchSession struct{ ch chan room.Update }
+type benchSession struct{ ch chan *room.Update }
 
 func (s *benchSession) Role() string                { return "spectator" }
-func (s *benchSession) Updates() <-chan room.Update { return s.ch }
+func (s *benchSession) Updates() <-chan *room.Update { return s.ch }
 func (s *benchSession) Err() error                  { return nil }
 func (s *benchSession) Close()                      {}
 func (s *benchSession) Do(context.Context, room.Command) (room.Reply, error) {
@@ -50,7 +50,7 @@ func benchConn(b *testing.B) (*conn, *benchSession) {
 	cfg := DefaultConfig()
 	cfg.Logger = slog.New(slog.DiscardHandler)
 	s := &Server{cfg: cfg, metrics: newMetrics(), frames: newFrameCache()}
-	sess := &benchSession{ch: make(chan room.Update, 256)}
+	sess := &benchSession{ch: make(chan *room.Update, 256)}
 	c := newConn(s, ws, "", "")
 	c.wake = make(chan struct{}, 1)
 	c.wstate.Store(writerRunning)
@@ -64,9 +64,9 @@ func benchConn(b *testing.B) (*conn, *benchSession) {
 // "coalesced" the current one (flush: framed into one buffer, one write).
 func BenchmarkWriteUpdates(b *testing.B) {
 	for _, k := range []int{1, 4, 16} {
-		updates := make([]room.Update, k)
+		updates := make([]*room.Update, k)
 		for i := range updates {
-			updates[i] = room.Update{Event: &room.Event{Seq: uint64(40 + i), Kind: room.EvMove, At: 1764440000000,
+			updates[i] = &room.Update{Event: &room.Event{Seq: uint64(40 + i), Kind: room.EvMove, At: 1764440000000,
 				Game: 1, Color: "black", Point: "h8", Ply: 17 + i, ClockMS: 281000}}
 		}
 		b.Run(fmt.Sprintf("per-frame/burst=%d", k), func(b *testing.B) {
@@ -94,7 +94,7 @@ func BenchmarkWriteUpdates(b *testing.B) {
 				for _, u := range updates {
 					sess.ch <- u
 				}
-				if _, end, stop := c.flush(nil, false); end != nil || stop {
+				if _, end, stop := c.flush(nil, false, false); end != nil || stop {
 					b.Fatal("connection ended")
 				}
 			}
@@ -110,7 +110,7 @@ func BenchmarkClockTick(b *testing.B) {
 	const n = 10000
 	k := &clock{}
 	for i := 0; i < n; i++ {
-		sess := &benchSession{ch: make(chan room.Update, 64)}
+		sess := &benchSession{ch: make(chan *room.Update, 64)}
 		c := &conn{wake: make(chan struct{}, 1)}
 		c.wstate.Store(writerParked)
 		c.att.Store(&attached{sess: sess, updates: sess.ch})

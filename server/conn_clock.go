@@ -50,7 +50,7 @@ type roomKey struct {
 // little memory (about one cache line per connection: the channel's).
 type clockEntry struct {
 	c        *conn
-	updates  <-chan room.Update // nil until the connection joined
+	updates  <-chan *room.Update // nil until the connection joined
 	nextPing time.Time
 }
 
@@ -58,7 +58,7 @@ type clockEntry struct {
 // reads of it (about one cache line).
 type parkedEntry struct {
 	c       *conn
-	updates <-chan room.Update
+	updates <-chan *room.Update
 }
 
 // add registers c; its first ping is due pingPeriod from now.
@@ -75,7 +75,7 @@ func (k *clock) add(c *conn) {
 }
 
 // joined tells the clock the update channel of c's session.
-func (k *clock) joined(c *conn, updates <-chan room.Update) {
+func (k *clock) joined(c *conn, updates <-chan *room.Update) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	i := c.clockIdx

@@ -97,7 +97,7 @@ func (c *conn) flushInline() {
 	case <-c.wake:
 	default:
 	}
-	_, ended, stop := c.flush(nil, false)
+	_, ended, stop := c.flush(nil, false, false)
 	switch {
 	case stop:
 	case ended != nil:
@@ -118,7 +118,7 @@ func (c *conn) writeLoop() {
 	var linger *time.Timer
 	armed := false
 	var active time.Time  // when the last data frame was written (zero: none in this run)
-	var first room.Update // an update already taken from the channel (when hasFirst)
+	var first *room.Update // an update already taken from the channel (when hasFirst)
 	var hasFirst, firstOK bool
 	defer func() {
 		if linger != nil {
@@ -134,9 +134,9 @@ func (c *conn) writeLoop() {
 		}
 		var pending *room.Update
 		if hasFirst {
-			pending = &first
+			pending = first
 		}
-		lasting, ended, stop := c.flush(pending, firstOK)
+		lasting, ended, stop := c.flush(pending, hasFirst, firstOK)
 		hasFirst = false
 		if stop {
 			return
@@ -164,7 +164,7 @@ func (c *conn) writeLoop() {
 			linger.Reset(lingerTime() - idle)
 			armed = true
 		}
-		var updates <-chan room.Update
+		var updates <-chan *room.Update
 		if a := c.att.Load(); a != nil {
 			updates = a.updates
 		}
@@ -182,7 +182,7 @@ func (c *conn) writeLoop() {
 // the room's queued updates, then a ping if one is due. It returns the number of
 // frames written that are not ephemeral, the close to send when the connection must
 // end, and stop when it has already ended.
-func (c *conn) flush(first *room.Update, firstOK bool) (lasting int, ended *closeReq, stop bool) {
+func (c *conn) flush(first *room.Update, hasFirst, firstOK bool) (lasting int, ended *closeReq, stop bool) {
 	// att before out: the welcome is queued before att is set (hello), so it is taken
 	// here before any update of the session.
 	a := c.att.Load()
@@ -214,7 +214,7 @@ func (c *conn) flush(first *room.Update, firstOK bool) (lasting int, ended *clos
 	lasting = len(out)
 	var subEnd *closeReq
 	if a != nil && req == nil {
-		take := func(u room.Update, ok bool) bool {
+		take := func(u *room.Update, ok bool) bool {
 			if !ok {
 				subEnd = subscriptionEnd(a.sess.Err())
 				return false
@@ -227,7 +227,7 @@ func (c *conn) flush(first *room.Update, firstOK bool) (lasting int, ended *clos
 			}
 			return true
 		}
-		more := first == nil || take(*first, firstOK)
+		more := !hasFirst || take(first, firstOK)
 		for more && n < maxBatchFrames && len(buf) < maxBatchBytes {
 			select {
 			case u, ok := <-a.updates:

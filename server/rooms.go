@@ -162,7 +162,7 @@ type roomSession struct {
 }
 
 func (s *roomSession) Role() string                { return s.role }
-func (s *roomSession) Updates() <-chan room.Update { return s.sub.C }
+func (s *roomSession) Updates() <-chan *room.Update { return s.sub.C }
 func (s *roomSession) Err() error                  { return s.sub.Err() }
 func (s *roomSession) Close()                      { s.sub.Close() }
 
