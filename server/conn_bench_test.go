@@ -19,10 +19,10 @@ import (
 // benchSession is a Session whose updates the benchmark queues itself.
 type benchSession struct{ ch chan *room.Update }
 
-func (s *benchSession) Role() string                { return "spectator" }
+func (s *benchSession) Role() string                 { return "spectator" }
 func (s *benchSession) Updates() <-chan *room.Update { return s.ch }
-func (s *benchSession) Err() error                  { return nil }
-func (s *benchSession) Close()                      {}
+func (s *benchSession) Err() error                   { return nil }
+func (s *benchSession) Close()                       {}
 func (s *benchSession) Do(context.Context, room.Command) (room.Reply, error) {
 	return room.Reply{}, nil
 }

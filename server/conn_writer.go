@@ -117,7 +117,7 @@ func (c *conn) flushInline() {
 func (c *conn) writeLoop() {
 	var linger *time.Timer
 	armed := false
-	var active time.Time  // when the last data frame was written (zero: none in this run)
+	var active time.Time   // when the last data frame was written (zero: none in this run)
 	var first *room.Update // an update already taken from the channel (when hasFirst)
 	var hasFirst, firstOK bool
 	defer func() {

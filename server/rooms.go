@@ -161,10 +161,10 @@ type roomSession struct {
 	role string
 }
 
-func (s *roomSession) Role() string                { return s.role }
+func (s *roomSession) Role() string                 { return s.role }
 func (s *roomSession) Updates() <-chan *room.Update { return s.sub.C }
-func (s *roomSession) Err() error                  { return s.sub.Err() }
-func (s *roomSession) Close()                      { s.sub.Close() }
+func (s *roomSession) Err() error                   { return s.sub.Err() }
+func (s *roomSession) Close()                       { s.sub.Close() }
 
 func (s *roomSession) Do(ctx context.Context, cmd room.Command) (room.Reply, error) {
 	cmd.By = s.by
