@@ -148,18 +148,34 @@ func (c *conn) sendError(id string, e *Error) {
 
 // serve runs the reader loop until the connection ends.
 func (c *conn) serve() {
-	c.wake = make(chan struct{}, 1)
-	c.wstate.Store(writerParked)
-	if c.closeReq.Load() != nil {
-		c.wakeWriter() // asked to close (shutdown) before serve started
-	}
-	connClock.add(c)
 	defer func() {
 		close(c.readEnd)
 		if c.sess != nil {
 			c.sess.Close()
 		}
 	}()
+	c.start()
+	rc, _ := c.ws.NetConn().(*readConn)
+	for {
+		// Between messages the reader waits here, with a small stack (readconn.go).
+		if rc != nil {
+			rc.waitReadable()
+		}
+		if !c.readOne(rc) {
+			return
+		}
+	}
+}
+
+// start makes the writer's state, registers with the connection clock and sets the
+// reader's deadline and handlers.
+func (c *conn) start() {
+	c.wake = make(chan struct{}, 1)
+	c.wstate.Store(writerParked)
+	if c.closeReq.Load() != nil {
+		c.wakeWriter() // asked to close (shutdown) before serve started
+	}
+	connClock.add(c)
 	c.ws.SetReadLimit(hardReadLimit)
 	_ = c.ws.SetReadDeadline(time.Now().Add(c.s.cfg.HelloTimeout))
 	c.ws.SetPongHandler(func(string) error {
@@ -177,33 +193,39 @@ func (c *conn) serve() {
 		c.requestClose(code, "")
 		return nil
 	})
-	for {
-		_, data, err := c.ws.ReadMessage()
-		if err != nil {
-			c.readFailed(err)
-			return
-		}
-		if c.helloSeen {
-			_ = c.ws.SetReadDeadline(time.Now().Add(pongWait))
-		}
-		select {
-		case <-c.done:
-			return
-		default:
-		}
-		if c.closed.Load() {
-			continue // closing: wait for the client's close frame
-		}
-		msg, derr := DecodeClient(data)
-		if !c.limit(msg.ID) {
-			continue
-		}
-		c.handle(msg, derr)
-		if c.helloSeen {
-			// From the hello on, any frame (pongs included) within pongWait keeps it open.
-			_ = c.ws.SetReadDeadline(time.Now().Add(pongWait))
-		}
+}
+
+// readOne reads and handles one message; false when the reader must stop.
+func (c *conn) readOne(rc *readConn) bool {
+	_, data, err := c.ws.ReadMessage()
+	if err != nil {
+		c.readFailed(err)
+		return false
 	}
+	if rc != nil {
+		rc.messageRead()
+	}
+	if c.helloSeen {
+		_ = c.ws.SetReadDeadline(time.Now().Add(pongWait))
+	}
+	select {
+	case <-c.done:
+		return false
+	default:
+	}
+	if c.closed.Load() {
+		return true // closing: wait for the client's close frame
+	}
+	msg, derr := DecodeClient(data)
+	if !c.limit(msg.ID) {
+		return true
+	}
+	c.handle(msg, derr)
+	if c.helloSeen {
+		// From the hello on, any frame (pongs included) within pongWait keeps it open.
+		_ = c.ws.SetReadDeadline(time.Now().Add(pongWait))
+	}
+	return true
 }
 
 func (c *conn) readFailed(err error) {
