@@ -3,7 +3,7 @@
 # Starts its own redis-server (free port, temp dir, AOF everysec) and a built gomokud on
 # it, runs the requested scenarios with `gomoku load -json`, and leaves the JSON reports in
 # $OUT (default /tmp/gomoku-load). Never touches 127.0.0.1:6379. GAMES_FLAGS,
-# THROUGHPUT_GAMES, AI_LEVELS and PROFILE_FLAGS override the shapes (see below).
+# THROUGHPUT_GAMES, FLOOR_MOVES, AI_LEVELS and PROFILE_FLAGS override the shapes (see below).
 #
 #   cmd/gomoku/internal/load/bench.sh [idle|idle-gc|games|throughput|spectators|ai|all|profile]...
 #
@@ -109,6 +109,11 @@ for s in "$@"; do
 			run "throughput-$g" -games "$g" -rate 18 -jitter 0.2 -duration 20s -setup 2m \
 				-raw-redis "redis://127.0.0.1:$RPORT/0" -raw-writers 64 -raw-duration 10s -raw-unbatched
 		done
+		# The floor: the least a move can cost here (loopback TCP, no server logic; with
+		# and without the append script on the same redis-server), floor_test.go.
+		echo "== floor: loadprof -test.bench MoveFloor (GOMOKU_FLOOR_REDIS on the same redis-server)"
+		GOMOKU_FLOOR_REDIS="redis://127.0.0.1:$RPORT/0" "$OUT/loadprof" -test.run '^$' -test.bench MoveFloor \
+			-test.benchtime "${FLOOR_MOVES:-300000}x" -test.count 3 | tee "$OUT/floor.txt" | grep Benchmark
 		;;&
 	spectators | all)
 		start_server

@@ -68,35 +68,14 @@ func RawAppend(ctx context.Context, url string, writers int, d time.Duration, un
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			id := fmt.Sprintf("%s%d", prefix, w)
-			now := time.Now().UnixMilli()
-			sum := room.Summary{ID: id, Status: "live", Public: true, Rule: "freestyle", Size: 15,
-				Black: room.SeatSummary{Kind: "human", PlayerID: "p_0123456789abcdef", Name: "load-black"},
-				White: room.SeatSummary{Kind: "human", PlayerID: "p_fedcba9876543210", Name: "load-white"},
-				Game:  1, Seq: 1, CreatedAt: now, UpdatedAt: now}
-			if err := st.Create(ctx, id, room.Event{Seq: 1, Kind: room.EvCreated, At: now, Game: 1, Room: id}, sum); err != nil {
+			rr, err := newRawRoom(ctx, st, fmt.Sprintf("%s%d", prefix, w), uint64(w))
+			if err != nil {
 				errs.Add(1)
 				return
 			}
-			b := NewBoard(15)
-			rng := rand.New(rand.NewPCG(uint64(w), 1))
-			seq := uint64(1)
 			for runCtx.Err() == nil {
-				if b.Ply() >= 200 {
-					b = NewBoard(15)
-				}
-				p, _ := b.Choose(rng, 0.8)
-				_ = b.Play(p)
-				color := "black"
-				if b.Ply()%2 == 0 {
-					color = "white"
-				}
-				at := time.Now().UnixMilli()
-				ev := room.Event{Seq: seq + 1, Kind: room.EvMove, At: at, Game: 1, Color: color, Point: p, Ply: b.Ply() - 1}
-				sum.Ply, sum.Seq, sum.UpdatedAt = b.Ply(), seq+1, at
 				t0 := time.Now()
-				err := st.Append(runCtx, id, seq, []room.Event{ev}, sum)
-				if err != nil {
+				if err := rr.appendMove(runCtx); err != nil {
 					if runCtx.Err() == nil {
 						errs.Add(1)
 					}
@@ -104,7 +83,6 @@ func RawAppend(ctx context.Context, url string, writers int, d time.Duration, un
 				}
 				hist.Record(time.Since(t0))
 				appends.Add(1)
-				seq++
 			}
 		}()
 	}
@@ -117,4 +95,49 @@ func RawAppend(ctx context.Context, url string, writers int, d time.Duration, un
 	res.PerSec = float64(res.Appends) / el.Seconds()
 	res.Latency = hist.Summary()
 	return res, nil
+}
+
+// rawRoom is one room written the way the server writes a game: created with its
+// summary, then one move event per append (random legal moves, a new game every 200).
+type rawRoom struct {
+	st  *roomredis.Store
+	id  string
+	sum room.Summary
+	b   *Board
+	rng *rand.Rand
+	seq uint64
+}
+
+// newRawRoom creates room id in st.
+func newRawRoom(ctx context.Context, st *roomredis.Store, id string, seed uint64) (*rawRoom, error) {
+	now := time.Now().UnixMilli()
+	sum := room.Summary{ID: id, Status: "live", Public: true, Rule: "freestyle", Size: 15,
+		Black: room.SeatSummary{Kind: "human", PlayerID: "p_0123456789abcdef", Name: "load-black"},
+		White: room.SeatSummary{Kind: "human", PlayerID: "p_fedcba9876543210", Name: "load-white"},
+		Game:  1, Seq: 1, CreatedAt: now, UpdatedAt: now}
+	if err := st.Create(ctx, id, room.Event{Seq: 1, Kind: room.EvCreated, At: now, Game: 1, Room: id}, sum); err != nil {
+		return nil, err
+	}
+	return &rawRoom{st: st, id: id, sum: sum, b: NewBoard(15), rng: rand.New(rand.NewPCG(seed, 1)), seq: 1}, nil
+}
+
+// appendMove appends the next move event with the room summary, as the server does.
+func (r *rawRoom) appendMove(ctx context.Context) error {
+	if r.b.Ply() >= 200 {
+		r.b = NewBoard(15)
+	}
+	p, _ := r.b.Choose(r.rng, 0.8)
+	_ = r.b.Play(p)
+	color := "black"
+	if r.b.Ply()%2 == 0 {
+		color = "white"
+	}
+	at := time.Now().UnixMilli()
+	ev := room.Event{Seq: r.seq + 1, Kind: room.EvMove, At: at, Game: 1, Color: color, Point: p, Ply: r.b.Ply() - 1}
+	r.sum.Ply, r.sum.Seq, r.sum.UpdatedAt = r.b.Ply(), r.seq+1, at
+	if err := r.st.Append(ctx, r.id, r.seq, []room.Event{ev}, r.sum); err != nil {
+		return err
+	}
+	r.seq++
+	return nil
 }
