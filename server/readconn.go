@@ -28,6 +28,7 @@ type readConn struct {
 	empty     bool    // gorilla's read buffer holds nothing (known at a message's end)
 	frames    frameTracker
 	peek      [1]byte
+	peeked    bool // ready has peeked in this wait
 }
 
 // newReadConn wraps nc when it is a socket (a *net.TCPConn, a *net.UnixConn); others
@@ -75,12 +76,19 @@ func (r *readConn) waitReadable() {
 	if !r.empty {
 		return
 	}
+	r.peeked = false
 	_ = r.raw.Read(r.ready)
 }
 
-// ready is the RawConn callback: true when a read would not block (data, end of
-// stream or an error), false to wait for the socket to become readable.
+// ready is the RawConn callback. The first call peeks: true when a read would not
+// block (data, end of stream or an error), false to wait for the socket to become
+// readable. After that wait it answers true without another syscall: a spurious
+// wake-up only means gorilla's read waits instead.
 func (r *readConn) ready(fd uintptr) bool {
+	if r.peeked {
+		return true
+	}
+	r.peeked = true
 	return peekReady(fd, r.peek[:])
 }
 
