@@ -31,6 +31,7 @@ type Room struct {
 	stop        sync.Once
 	cur         atomic.Pointer[State]
 	pres        atomic.Pointer[Presence]
+	localPres   atomic.Pointer[NodePresence]
 	reason      atomic.Value // error: why the room stopped
 	passiveFlag atomic.Bool
 	notifyC     chan struct{} // Notify's wake-up (capacity 1)
@@ -40,8 +41,10 @@ type Room struct {
 	state      State
 	log        []Event // recent events (tail of the log)
 	subs       map[*Subscription]struct{}
-	conns      map[string]int       // open subscriptions per player id
-	since      map[string]time.Time // last presence change per player id
+	conns      map[string]int          // open subscriptions per player id (this node's)
+	remote     map[string]NodePresence // other nodes' subscriptions, by node (nodes.go)
+	remoteSubs int                     // their sum
+	since      map[string]time.Time    // last presence change per player id
 	started    time.Time
 	noSubsAt   time.Time // when the last subscriber left (zero while someone is connected)
 	search     *search

@@ -202,6 +202,9 @@ func (r *Room) aiProgress(m aiMsg) {
 	r.lastAI = &p
 	cp := p
 	r.broadcast(Update{AI: &cp})
+	if r.opts.OnAIProgress != nil {
+		r.opts.OnAIProgress(r.id, p)
+	}
 }
 
 // aiResult applies a search result: an AI move goes through Apply like a human move,

@@ -54,6 +54,13 @@ type Options struct {
 	Lease func(ctx context.Context, id string) bool
 
 	Logger *slog.Logger
+	// OnLocalPresence, when set, is called on the room's goroutine whenever this node's
+	// subscriptions to the room change; OnAIProgress with the progress of every AI
+	// search this node runs for the room. Both must not block. With several nodes, the
+	// caller passes them on to the other nodes' copies (Room.SetRemotePresence,
+	// Room.RelayAIProgress; nodes.go).
+	OnLocalPresence func(roomID string, p NodePresence)
+	OnAIProgress    func(roomID string, p AIProgress)
 	// OnStop is called (from the room's goroutine, last) when a room stops.
 	OnStop func(r *Room)
 }

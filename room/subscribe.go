@@ -119,18 +119,19 @@ func (r *Room) subscribe(req subRequest) {
 	r.subs[s] = struct{}{}
 	r.noSubsAt = time.Time{}
 	if id := o.Viewer.ID; id != "" {
-		r.conns[id]++
-		if r.conns[id] == 1 {
+		if r.count(id) == 0 {
 			r.since[id] = r.opts.Clock.Now()
 		}
+		r.conns[id]++
 	}
+	r.localChanged()
 	if !r.publishPresence(true) {
 		// Not broadcast (unchanged, or a spectator count waiting for the batch): the
 		// new subscriber still gets the current presence on join.
 		p := *r.pres.Load()
 		r.send(s, &Update{Presence: &p})
 	}
-	if r.lastAI != nil && r.search != nil {
+	if r.lastAI != nil && (r.search != nil || r.passive && r.lastAI.Ply == r.state.Ply()) {
 		p := *r.lastAI
 		r.send(s, &Update{AI: &p})
 	}
@@ -188,10 +189,13 @@ func (r *Room) drop(s *Subscription, reason error) {
 		r.conns[id]--
 		if r.conns[id] <= 0 {
 			delete(r.conns, id)
+		}
+		if r.count(id) == 0 {
 			r.since[id] = r.opts.Clock.Now()
 		}
 	}
-	if len(r.subs) == 0 {
+	r.localChanged()
+	if !r.anySubs() {
 		r.noSubsAt = r.opts.Clock.Now()
 	}
 	r.publishPresence(true)
@@ -210,14 +214,14 @@ func (r *Room) connected(c engine.Color) bool {
 	if seat.Spec.IsMachine() {
 		return true
 	}
-	return seat.Player != nil && r.conns[seat.Player.ID] > 0
+	return seat.Player != nil && r.count(seat.Player.ID) > 0
 }
 
 // goneSince returns since when the human at seat c is disconnected (zero if connected,
 // empty or a machine). A player never seen since the room (re)started counts from then.
 func (r *Room) goneSince(c engine.Color) time.Time {
 	seat := r.state.Seat(c)
-	if seat.Spec.IsMachine() || seat.Player == nil || r.conns[seat.Player.ID] > 0 {
+	if seat.Spec.IsMachine() || seat.Player == nil || r.count(seat.Player.ID) > 0 {
 		return time.Time{}
 	}
 	if t, ok := r.since[seat.Player.ID]; ok {
@@ -291,9 +295,9 @@ func (r *Room) presence() Presence {
 		if pl == nil || pl.ID == "" || r.state.ColorOf(pl.ID) != c {
 			continue // empty, a machine, or the same player already counted at black
 		}
-		seated += r.conns[pl.ID]
+		seated += r.count(pl.ID)
 	}
-	return Presence{Black: seat(engine.Black), White: seat(engine.White), Spectators: len(r.subs) - seated}
+	return Presence{Black: seat(engine.Black), White: seat(engine.White), Spectators: len(r.subs) + r.remoteSubs - seated}
 }
 
 // publishPresence stores the current presence and, when broadcast is set and it

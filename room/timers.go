@@ -37,7 +37,7 @@ func (r *Room) nextWake() time.Time {
 			earliest(r.graceEnd(c))
 		}
 	}
-	if len(r.subs) == 0 && !r.keepAlive() {
+	if !r.anySubs() && !r.keepAlive() {
 		earliest(r.noSubsAt.Add(r.opts.IdleTimeout))
 	}
 	if len(r.subs) == 0 && r.state.Phase() == PhaseOver {
@@ -105,7 +105,7 @@ func (r *Room) onTimer() {
 }
 
 func (r *Room) idleCheck(now time.Time) {
-	if len(r.subs) == 0 && !r.keepAlive() && !now.Before(r.noSubsAt.Add(r.opts.IdleTimeout)) {
+	if !r.anySubs() && !r.keepAlive() && !now.Before(r.noSubsAt.Add(r.opts.IdleTimeout)) {
 		r.stop.Do(func() { close(r.stopC) })
 	}
 }

@@ -1,0 +1,135 @@
+package room
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestRemotePresenceCountsOtherNodes: a player connected through another node is
+// connected here (no countdown, no claim); when that node forgets him his grace starts
+// then, and spectators of every node are counted.
+func TestRemotePresenceCountsOtherNodes(t *testing.T) {
+	e := newEnv(t, func(o *Options) { o.Grace = time.Minute; o.StartGrace = 10 * time.Second })
+	r := e.humans(nil)
+	sa := e.sub(r, alice, r.State().Seq())
+	// Bob is on node B with a second tab, and node B has 3 spectators.
+	require.NoError(t, r.SetRemotePresence(e.ctx, "B", NodePresence{Players: map[string]int{bob.ID: 2}, Subs: 5}))
+	waitFor(t, "bob connected through B", func() bool { p := r.Presence(); return p.White.Connected && p.Spectators == 3 })
+	e.move(r, alice, 0, "h8")
+	e.move(r, bob, 1, "i9")
+	e.clock.Advance(2 * time.Minute)
+	_, err := r.Do(e.ctx, Command{Kind: CmdClaimVictory, By: alice})
+	assert.Equal(t, "not_allowed", Code(err), "bob is connected through node B")
+	assert.False(t, r.Presence().White.Claimable)
+
+	// A local spectator and a node C with Bob's third tab.
+	spec := e.sub(r, Player{}, r.State().Seq())
+	require.NoError(t, r.SetRemotePresence(e.ctx, "C", NodePresence{Players: map[string]int{bob.ID: 1}, Subs: 1}))
+	waitFor(t, "4 spectators", func() bool { return r.Presence().Spectators == 4 })
+	// B goes: Bob is still on C.
+	require.NoError(t, r.SetRemotePresence(e.ctx, "B", NodePresence{}))
+	waitFor(t, "B's spectators gone", func() bool { return r.Presence().Spectators == 1 })
+	assert.True(t, r.Presence().White.Connected)
+	// C goes too: Bob's grace starts now.
+	gone := e.clock.Now()
+	require.NoError(t, r.SetRemotePresence(e.ctx, "C", NodePresence{}))
+	waitFor(t, "bob gone", func() bool { return !r.Presence().White.Connected })
+	assert.Equal(t, gone.UnixMilli(), r.Presence().White.Since)
+	e.clock.Advance(61 * time.Second)
+	waitFor(t, "claimable", func() bool { return r.Presence().White.Claimable })
+	e.do(r, Command{Kind: CmdClaimVictory, By: alice})
+	assert.Equal(t, ReasonAbandoned, waitEvent(t, sa, EvGameOver).Reason)
+	spec.Close()
+}
+
+// TestRemoteSubscribersKeepRoomAlive: a room with no local subscriber but both players
+// on another node does not stop when idle; once they leave it does (the game was
+// aborted meanwhile: nobody had moved within the start grace).
+func TestRemoteSubscribersKeepRoomAlive(t *testing.T) {
+	e := newEnv(t, func(o *Options) { o.IdleTimeout = time.Minute })
+	r := e.humans(nil)
+	require.NoError(t, r.SetRemotePresence(e.ctx, "B", NodePresence{Players: map[string]int{alice.ID: 1, bob.ID: 1}, Subs: 2}))
+	e.clock.Advance(2 * time.Minute)
+	require.NoError(t, r.SetRemotePresence(e.ctx, "B", NodePresence{Players: map[string]int{alice.ID: 1, bob.ID: 1}, Subs: 2}))
+	select {
+	case <-r.Done():
+		t.Fatal("the room stopped while node B's clients were connected")
+	case <-time.After(50 * time.Millisecond):
+	}
+	require.NoError(t, r.SetRemotePresence(e.ctx, "B", NodePresence{}))
+	e.clock.Advance(2 * time.Minute)
+	select {
+	case <-r.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the idle room did not stop after node B's clients left")
+	}
+}
+
+// TestLocalPresenceReported: OnLocalPresence follows this node's subscriptions, and
+// LocalPresence returns the latest.
+func TestLocalPresenceReported(t *testing.T) {
+	var mu sync.Mutex
+	var got []NodePresence
+	e := newEnv(t, func(o *Options) {
+		o.OnLocalPresence = func(_ string, p NodePresence) {
+			mu.Lock()
+			got = append(got, p)
+			mu.Unlock()
+		}
+	})
+	r := e.humans(nil)
+	sa := e.sub(r, alice, r.State().Seq())
+	spec := e.sub(r, Player{}, r.State().Seq())
+	assert.Equal(t, NodePresence{Players: map[string]int{alice.ID: 1}, Subs: 2}, r.LocalPresence())
+	sa.Close()
+	waitFor(t, "alice's subscription gone", func() bool { return r.LocalPresence().Subs == 1 })
+	spec.Close()
+	waitFor(t, "nobody", func() bool { return r.LocalPresence().Empty() })
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, got, 4)
+	assert.Equal(t, NodePresence{Players: map[string]int{alice.ID: 1}, Subs: 1}, got[0])
+	assert.Equal(t, NodePresence{Players: map[string]int{}, Subs: 1}, got[2])
+	assert.True(t, got[3].Empty())
+}
+
+// TestRelayAIProgress: a passive copy shows another node's AI progress for the current
+// ply to its subscribers and to joiners; stale or active-copy relays are ignored.
+func TestRelayAIProgress(t *testing.T) {
+	e := newEnv(t, func(o *Options) { o.Passive = true })
+	r := e.humans(nil)
+	s := e.sub(r, alice, r.State().Seq())
+	ply := r.State().Ply()
+	require.NoError(t, r.RelayAIProgress(e.ctx, AIProgress{Color: "white", Status: AIThinking, Ply: ply + 3, Depth: 9}))
+	require.NoError(t, r.RelayAIProgress(e.ctx, AIProgress{Color: "black", Status: AIThinking, Ply: ply, Depth: 4, PV: []string{"h8"}}))
+	var u Update
+	for u.AI == nil {
+		u = next(t, s)
+	}
+	assert.Equal(t, 4, u.AI.Depth, "the stale relay (another ply) is not shown")
+	assert.Equal(t, []string{"h8"}, u.AI.PV)
+	joiner := e.sub(r, Player{}, r.State().Seq())
+	u = Update{}
+	for u.AI == nil {
+		u = next(t, joiner)
+	}
+	assert.Equal(t, 4, u.AI.Depth, "a joiner gets the latest progress")
+
+	require.NoError(t, r.SetPassive(e.ctx, false))
+	require.NoError(t, r.RelayAIProgress(e.ctx, AIProgress{Color: "black", Status: AIThinking, Ply: ply, Depth: 7}))
+	deadline := time.After(200 * time.Millisecond)
+	for {
+		select {
+		case u := <-s.C:
+			require.NotNil(t, u)
+			assert.Nil(t, u.AI, "an active copy ignores relays")
+			continue
+		case <-deadline:
+		}
+		break
+	}
+}
