@@ -17,12 +17,18 @@ import (
 // cluster makes a node one of several on one Redis (issue 8): every live room on this
 // node follows the events other nodes append (Redis pub/sub through one Hub, then
 // Room.Sync), and room leases (roomredis.LeaseKeeper) make each room's clocks and AI seats
-// run on exactly one node; a room whose lease is elsewhere runs passive here.
+// run on exactly one node; a room whose lease is elsewhere runs passive here. Presence
+// and AI progress travel between the nodes' copies too (cluster_presence.go).
 type cluster struct {
 	node   string
 	hub    *redisstore.Hub
+	rs     *redisstore.Store
 	keeper *roomredis.LeaseKeeper
 	log    *slog.Logger
+
+	out         *outbox
+	beatEvery   time.Duration // presence republished this often (presenceHeartbeat)
+	presenceTTL time.Duration // a node not heard of for this long is forgotten
 
 	mgr    *room.Manager
 	ctx    context.Context
@@ -40,7 +46,8 @@ func newCluster(st *roomredis.Store, node string, leaseTTL time.Duration, log *s
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &cluster{
-		node: node, hub: st.Redis().NewHub(), log: log.With("node", node),
+		node: node, hub: st.Redis().NewHub(), rs: st.Redis(), log: log.With("node", node),
+		out: newOutbox(), beatEvery: presenceHeartbeat, presenceTTL: presenceTTL,
 		keeper: roomredis.NewLeaseKeeper(st, node, leaseTTL, log.With("component", "lease")),
 		ctx:    ctx, cancel: cancel, rooms: map[*room.Room]bool{},
 	}
@@ -54,21 +61,31 @@ func nodeID() string {
 	return h + "-" + hex.EncodeToString(b[:])
 }
 
-// setOptions plugs the lease into the rooms' options.
-func (c *cluster) setOptions(o *room.Options) { o.Lease = c.keeper.Acquire }
+// setOptions plugs the lease and the presence and AI progress outbox into the rooms'
+// options.
+func (c *cluster) setOptions(o *room.Options) {
+	o.Lease = c.keeper.Acquire
+	o.OnLocalPresence, o.OnAIProgress = c.out.presence, c.out.aiProgress
+}
 
 // start runs the lease keeper and the watcher of this node's rooms.
 func (c *cluster) start(m *room.Manager) {
 	c.mgr = m
-	c.wg.Add(2)
+	c.wg.Add(3)
 	go func() { defer c.wg.Done(); c.keeper.Run(c.ctx, m) }()
+	go func() { defer c.wg.Done(); c.publishLoop(c.ctx, c.rs) }()
 	go func() {
 		defer c.wg.Done()
 		t := time.NewTicker(250 * time.Millisecond)
 		defer t.Stop()
+		var beat time.Time
 		for {
 			for _, r := range m.Rooms() {
 				c.watch(r)
+			}
+			if now := time.Now(); now.Sub(beat) >= c.beatEvery {
+				c.heartbeat(m)
+				beat = now
 			}
 			select {
 			case <-c.ctx.Done():
@@ -116,6 +133,23 @@ func (c *cluster) watch(r *room.Room) {
 		defer unsubscribe()
 		// Events appended between the room's load and the subscription.
 		_, _ = r.Sync(ctx)
+		// Ask the other nodes for their presence, and tell them ours.
+		c.out.probe(r.ID())
+		if p := r.LocalPresence(); !p.Empty() {
+			c.out.presence(r.ID(), p)
+		}
+		defer func() {
+			select {
+			case <-r.Done(): // stopped here: whoever was connected through us is gone
+				if !r.LocalPresence().Empty() {
+					c.out.presence(r.ID(), room.NodePresence{})
+				}
+			default:
+			}
+		}()
+		seen := remoteNodes{}
+		expiry := time.NewTicker(c.presenceTTL / 3)
+		defer expiry.Stop()
 		for {
 			select {
 			case m, ok := <-ch:
@@ -128,9 +162,17 @@ func (c *cluster) watch(r *room.Room) {
 					}
 					continue
 				}
+				if m.Seq == 0 { // another node's presence or AI progress
+					if !c.receive(ctx, r, seen, m.Data, time.Now()) {
+						c.log.Debug("fan-out: unknown message", "room", r.ID(), "data", string(m.Data))
+					}
+					continue
+				}
 				// Free for this node's own events (the room has them); otherwise the
 				// room catches up on its own goroutine without blocking this one.
 				r.Notify(m.Seq)
+			case now := <-expiry.C:
+				c.expire(ctx, r, seen, now)
 			case <-ctx.Done():
 				return
 			}

@@ -2,12 +2,14 @@ package server
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/room"
 )
 
 // TestTwoNodes: players on different nodes of one Redis play each other; a spectator on
@@ -57,11 +59,13 @@ func TestTwoNodes(t *testing.T) {
 }
 
 // TestAIRoomAcrossNodesAndFailover: the AI seat runs on the node holding the lease while
-// the human plays from another node; when that node shuts down, the other takes the room
-// over and the game goes on to the end.
+// the human plays from another node (connected there: the lease holder does not end the
+// game by abandonment, and the human watches the machine think); when that node shuts
+// down, the other takes the room over and the game goes on to the end.
 func TestAIRoomAcrossNodesAndFailover(t *testing.T) {
 	rc := backends(t)["miniredis"](t)
-	n1, n2 := newEnv(t, rc, withCluster), newEnv(t, rc, withCluster)
+	short := func(_ *Config, o *room.Options) { o.Grace = 300 * time.Millisecond }
+	n1, n2 := newEnv(t, rc, withCluster, short), newEnv(t, rc, withCluster, short)
 	p := n1.player("Alice")
 	id := n1.createRoom(p.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "ai", "level": "beginner"}})
 	c := n2.dial(id)
@@ -75,7 +79,12 @@ func TestAIRoomAcrossNodesAndFailover(t *testing.T) {
 			break
 		}
 		require.Less(t, board.Ply(), 225)
+		if board.Ply() == 2 {
+			time.Sleep(600 * time.Millisecond) // the game really started: twice the grace
+		}
 		if board.Ply() == shutdownAt && n1.mgr.Live(id) != nil {
+			require.True(t, slices.ContainsFunc(c.log, func(m msg) bool { return m.typ() == "ai" }),
+				"the human on node 2 watched node 1's search")
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			require.NoError(t, n1.srv.Shutdown(ctx)) // releases n1's leases
 			cancel()
