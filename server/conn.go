@@ -53,8 +53,8 @@ const (
 // conn is one WebSocket connection. The reader goroutine (serve) runs for the
 // connection's whole life; the writer goroutine (writeLoop, conn_writer.go) runs only
 // while there is something to send and is the only writer of data frames. An idle
-// connection therefore costs one goroutine: the shared connection clock (conn_clock.go)
-// wakes its writer for pings and, while it is parked, for room updates.
+// connection therefore costs one goroutine: the server's ping clock (conn_clock.go)
+// wakes its writer for pings, and the room for updates (roomUpdate).
 type conn struct {
 	s      *Server
 	ws     *websocket.Conn
@@ -70,19 +70,17 @@ type conn struct {
 	hookPlayer atomic.Pointer[Player]
 
 	// Writer state (conn_writer.go).
-	wake      chan struct{}            // buffered 1: there is work for the writer
-	wstate    atomic.Int32             // writerNew, writerParked or writerRunning
-	outMu     sync.Mutex               // guards out
-	out       [][]byte                 // replies queued by the reader, at most cfg.SendQueue
-	att       atomic.Pointer[attached] // the joined session, set once by hello
-	closeReq  atomic.Pointer[closeReq] // set once by requestClose
-	pingDue   atomic.Bool              // the clock asks for a ping
-	noData    atomic.Bool              // gorilla already sent a close frame: write no more data
-	clockIdx  int                      // index in the clock's list (guarded by the clock's mutex)
-	roomIdx   int                      // index in the clock's list of the room's connections (same)
-	parkedIdx int                      // index in the clock's parked list, -1 if not listed (same)
-	writes    atomic.Uint32            // coalesced writes so far (tests)
-	frames    atomic.Uint32            // data frames they carried
+	wake     chan struct{}            // buffered 1: there is work for the writer
+	wstate   atomic.Int32             // writerNew, writerParked or writerRunning
+	outMu    sync.Mutex               // guards out
+	out      [][]byte                 // replies queued by the reader, at most cfg.SendQueue
+	att      atomic.Pointer[attached] // the joined session, set once by hello
+	closeReq atomic.Pointer[closeReq] // set once by requestClose
+	pingDue  atomic.Bool              // the clock asks for a ping
+	noData   atomic.Bool              // gorilla already sent a close frame: write no more data
+	clockIdx int                      // index in the ping clock's list (guarded by its mutex)
+	writes   atomic.Uint32            // coalesced writes so far (tests)
+	frames   atomic.Uint32            // data frames they carried
 
 	// reader-owned state
 	sess      Session
@@ -175,7 +173,7 @@ func (c *conn) start() {
 	if c.closeReq.Load() != nil {
 		c.wakeWriter() // asked to close (shutdown) before serve started
 	}
-	connClock.add(c)
+	c.s.clock.add(c)
 	c.ws.SetReadLimit(hardReadLimit)
 	_ = c.ws.SetReadDeadline(time.Now().Add(c.s.cfg.HelloTimeout))
 	c.ws.SetPongHandler(func(string) error {
@@ -309,7 +307,7 @@ func (c *conn) hello(msg ClientMsg) {
 		c.sendError(msg.ID, AsError(err))
 		return
 	}
-	sess, err := c.s.rooms.Join(ctx, c.roomID, p, msg.LastSeq)
+	sess, err := c.s.rooms.Join(ctx, c.roomID, p, msg.LastSeq, c.roomUpdate)
 	if err != nil {
 		e := c.s.edgeError(err)
 		c.sendError(msg.ID, e)
@@ -329,10 +327,17 @@ func (c *conn) hello(msg ClientMsg) {
 	}
 	// After the welcome is queued: the writer loads att before it takes the queue, so
 	// the welcome goes out before the snapshot or events.
-	updates := sess.Updates()
-	c.att.Store(&attached{sess: sess, updates: updates})
-	connClock.joined(c, updates)
+	c.att.Store(&attached{sess: sess, updates: sess.Updates()})
 	c.flushInline()
+}
+
+// roomUpdate is the room's notice (room.SubscribeOptions.Notify, on the room's
+// goroutine) that it queued an update for this connection or ended its subscription: a
+// parked writer is started; a running one finds the update in its select.
+func (c *conn) roomUpdate() {
+	if c.wstate.Load() == writerParked {
+		c.wakeWriter()
+	}
 }
 
 // command runs a room command and answers ack or error.
@@ -360,10 +365,6 @@ func (c *conn) command(msg ClientMsg) {
 	if err != nil {
 		c.sendError(msg.ID, c.s.edgeError(err))
 		return
-	}
-	if !rep.Duplicate {
-		// The room has queued the command's events (if any) for every subscriber.
-		connClock.wakeRoom(c.s, c.roomID)
 	}
 	if msg.Type == TypeMove && !rep.Duplicate {
 		c.s.metrics.Moves.Inc()

@@ -103,7 +103,6 @@ func (c *conn) flushInline() {
 	case ended != nil:
 		go c.writeLoop() // it finds the close again
 	case c.park():
-		connClock.parkedNow(c)
 	default:
 		go c.writeLoop() // new work came meanwhile
 	}
@@ -152,7 +151,6 @@ func (c *conn) writeLoop() {
 		idle := now.Sub(active)
 		if idle >= lingerTime() {
 			if c.park() {
-				connClock.parkedNow(c)
 				return
 			}
 			continue
@@ -315,7 +313,7 @@ func (c *conn) finish(code int, reason string) {
 		}
 	}
 	_ = c.ws.Close() // unblocks the reader
-	connClock.remove(c)
+	c.s.clock.remove(c)
 	close(c.done)
 }
 

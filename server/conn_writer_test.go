@@ -34,7 +34,7 @@ func TestIdleWriterParksWakesAndPings(t *testing.T) {
 	require.Eventually(t, func() bool { return e.parkedConns() == 3 && writerGoroutines() == 0 },
 		5*time.Second, 10*time.Millisecond, "idle connections park their writer")
 
-	// A room update reaches the parked connections (the clock wakes their writers).
+	// A room update reaches the parked connections (the room wakes their writers).
 	start := time.Now()
 	requireAck(t, b.move(1, "a1"))
 	spec.waitSeq(a.lastSeq + 1)
@@ -52,11 +52,7 @@ func TestIdleWriterParksWakesAndPings(t *testing.T) {
 		}
 		return nil
 	})
-	connClock.mu.Lock()
-	for i := range connClock.conns {
-		connClock.conns[i].nextPing = time.Now()
-	}
-	connClock.mu.Unlock()
+	e.srv.clock.dueNow()
 	deadline := time.Now().Add(2*pingScanInterval + time.Second)
 	for { // read (the ping handler runs inside) until the deadline
 		if _, err := spec.nextErr(time.Until(deadline)); err != nil {
@@ -222,12 +218,10 @@ func TestAppendTextFrame(t *testing.T) {
 	}
 }
 
-// TestCommandWakesParkedPeers: after a command, the parked connections of the room on
-// this node get its events at once, without the clock's polling.
+// TestCommandWakesParkedPeers: after a command, the parked connections of the room get
+// its events (the room notifies them; nothing polls, and the next ping is 30 s away).
 func TestCommandWakesParkedPeers(t *testing.T) {
 	shortLinger(t, 50*time.Millisecond)
-	connClock.noPoll.Store(true)
-	t.Cleanup(func() { connClock.noPoll.Store(false) })
 	e := newEnv(t, nil)
 	id, a, b, _, _ := twoPlayers(t, e)
 	spec := e.dial(id)
@@ -241,4 +235,32 @@ func TestCommandWakesParkedPeers(t *testing.T) {
 	seq = requireAck(t, b.move(1, "a1")).seq()
 	a.waitSeq(seq)
 	spec.waitSeq(seq)
+}
+
+// TestSyncedEventsWakeParkedWriters: events stored through another node reach this
+// node's parked connections: the room notifies them when it catches up from pub/sub.
+func TestSyncedEventsWakeParkedWriters(t *testing.T) {
+	shortLinger(t, 50*time.Millisecond)
+	rc := backends(t)["miniredis"](t)
+	n1, n2 := newEnv(t, rc, withCluster), newEnv(t, rc, withCluster)
+	pa, pb := n1.player("Alice"), n2.player("Bob")
+	id := n1.createRoom(pa.Token, map[string]any{"me": "black"})
+	a := n2.dial(id)
+	a.hello(pa.Token, 0)
+	b := n2.dial(id)
+	b.hello(pb.Token, 0)
+	requireAck(t, b.cmd(map[string]any{"type": "sit", "color": "white"}))
+	spec := n1.dial(id)
+	spec.hello("", 0)
+	spec.saw("the game started", func(m msg) bool { // in the snapshot or after it
+		if m.typ() == TypeSnapshot {
+			return m["room"].(map[string]any)["phase"] == "playing"
+		}
+		return m.typ() == TypeEvent && m.event().str("kind") == "started"
+	})
+	for ply, c := range []*wsClient{a, b, a} {
+		require.Eventually(t, func() bool { return n1.parkedConns() == 1 }, 5*time.Second, 5*time.Millisecond)
+		seq := requireAck(t, c.move(ply, []string{"h8", "a1", "h9"}[ply])).seq()
+		spec.waitSeq(seq)
+	}
 }

@@ -119,12 +119,12 @@ func (a *ManagerRooms) Record(ctx context.Context, id, format string) ([]byte, e
 }
 
 // Join implements Rooms.
-func (a *ManagerRooms) Join(ctx context.Context, id string, who *Player, lastSeq uint64) (Session, error) {
+func (a *ManagerRooms) Join(ctx context.Context, id string, who *Player, lastSeq uint64, notify func()) (Session, error) {
 	var viewer room.Player
 	if who != nil {
 		viewer = room.Player{ID: who.ID, Name: who.Name}
 	}
-	r, sub, err := a.M.Join(ctx, id, room.SubscribeOptions{FromSeq: lastSeq, Viewer: viewer})
+	r, sub, err := a.M.Join(ctx, id, room.SubscribeOptions{FromSeq: lastSeq, Viewer: viewer, Notify: notify})
 	if err != nil {
 		return nil, err
 	}

@@ -44,6 +44,7 @@ type Server struct {
 	origins  originChecker
 	upgrader websocket.Upgrader
 	frames   *frameCache
+	clock    *pingClock // pings of this server's connections
 
 	mu       sync.Mutex
 	conns    map[*conn]struct{}
@@ -82,6 +83,7 @@ func NewWith(cfg Config, deps Deps) (*Server, error) {
 		origins: newOriginChecker(cfg.AllowedOrigins),
 		conns:   map[*conn]struct{}{},
 		frames:  newFrameCache(),
+		clock:   &pingClock{},
 	}
 	s.upgrader = websocket.Upgrader{
 		// Small read buffer (client frames are a few hundred bytes at most; larger ones,
