@@ -2,7 +2,7 @@
 # bench.sh: the docs/performance.md "Server load" runs, on this machine, with a real Redis.
 # Starts its own redis-server (free port, temp dir, AOF everysec) and a built gomokud on
 # it, runs the requested scenarios with `gomoku load -json`, and leaves the JSON reports in
-# $OUT (default /tmp/gomoku-load). Never touches 127.0.0.1:6379. GAMES_FLAGS,
+# $OUT (default /tmp/gomoku-load). Never touches 127.0.0.1:6379. IDLE_FLAGS, GAMES_FLAGS,
 # THROUGHPUT_GAMES, FLOOR_MOVES, AI_LEVELS and PROFILE_FLAGS override the shapes (see below).
 #
 #   cmd/gomoku/internal/load/bench.sh [idle|idle-gc|games|throughput|spectators|ai|all|profile]...
@@ -96,7 +96,8 @@ for s in "$@"; do
 	case $s in
 	idle | all)
 		start_server
-		run idle-10000 -idle 10000 -idle-per-room 50 -duration 10s -setup 3m
+		# shellcheck disable=SC2086
+		run idle-10000 ${IDLE_FLAGS:--idle 10000 -idle-per-room 50 -duration 10s -setup 3m}
 		;;&
 	games | all)
 		start_server
