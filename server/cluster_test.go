@@ -19,17 +19,10 @@ func TestTwoNodes(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			rc := backend(t)
 			n1, n2 := newEnv(t, rc, withCluster), newEnv(t, rc, withCluster)
-			pa, pb := n1.player("Alice"), n2.player("Bob")
-			id := n1.createRoom(pa.Token, map[string]any{"me": "black"})
-			a := n1.dial(id)
-			a.hello(pa.Token, 0)
-			b := n2.dial(id)
-			b.hello(pb.Token, 0)
+			id, a, b := crossNodeGame(t, n1, n1, n2)
 			s1, s2 := n1.dial(id), n2.dial(id)
 			s1.hello("", 1)
 			s2.hello("", 1)
-			requireAck(t, b.cmd(map[string]any{"type": "sit", "color": "white"}))
-			a.sawEvent("started") // Alice's node has caught up with Bob's sit on the other node
 			for ply := 0; ply < 9; ply++ {
 				c, p := a, blackFive[ply/2]
 				if ply%2 == 1 {
@@ -56,6 +49,27 @@ func TestTwoNodes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// crossNodeGame creates Alice's room (black) on host, connects her through aliceNode and
+// Bob through bobNode, where he sits at white; it returns once Alice has seen the game
+// start (her node has caught up with Bob's sit).
+func crossNodeGame(t *testing.T, host, aliceNode, bobNode *testEnv) (id string, a, b *wsClient) {
+	t.Helper()
+	pa, pb := host.player("Alice"), host.player("Bob")
+	id = host.createRoom(pa.Token, map[string]any{"me": "black"})
+	a = aliceNode.dial(id)
+	a.hello(pa.Token, 0)
+	b = bobNode.dial(id)
+	b.hello(pb.Token, 0)
+	requireAck(t, b.cmd(map[string]any{"type": "sit", "color": "white"}))
+	a.saw("the game started", func(m msg) bool { // in the snapshot or after it
+		if m.typ() == TypeSnapshot {
+			return m["room"].(map[string]any)["phase"] == "playing"
+		}
+		return m.typ() == TypeEvent && m.event().str("kind") == "started"
+	})
+	return id, a, b
 }
 
 // TestAIRoomAcrossNodesAndFailover: the AI seat runs on the node holding the lease while
