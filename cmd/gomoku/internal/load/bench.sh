@@ -2,7 +2,8 @@
 # bench.sh: the docs/performance.md "Server load" runs, on this machine, with a real Redis.
 # Starts its own redis-server (free port, temp dir, AOF everysec) and a built gomokud on
 # it, runs the requested scenarios with `gomoku load -json`, and leaves the JSON reports in
-# $OUT (default /tmp/gomoku-load). Never touches 127.0.0.1:6379. IDLE_FLAGS, GAMES_FLAGS,
+# $OUT (default /tmp/gomoku-load). Never touches 127.0.0.1:6379. GOMOKUD_ENV and LOAD_ENV
+# pass environment variables to gomokud and the load generator. IDLE_FLAGS, GAMES_FLAGS,
 # THROUGHPUT_GAMES, FLOOR_MOVES, AI_LEVELS and PROFILE_FLAGS override the shapes (see below).
 #
 #   cmd/gomoku/internal/load/bench.sh [idle|idle-gc|games|throughput|spectators|ai|all|profile]...
@@ -83,7 +84,8 @@ run() { # name, gomoku load flags...
 	la=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "== $name: gomoku load -url http://127.0.0.1:\$PORT -json $* (load average before: $la)"
 	echo "$name|$la|$*" >>"$OUT/runs.txt"
-	"$OUT/gomoku" load -url "http://127.0.0.1:$HPORT" -json -cpu "gomokud=$GPID,redis=$RPID" "$@" >"$OUT/$name.json" 2>"$OUT/$name.log" || {
+	# shellcheck disable=SC2086
+	env ${LOAD_ENV:-} "$OUT/gomoku" load -url "http://127.0.0.1:$HPORT" -json -cpu "gomokud=$GPID,redis=$RPID" "$@" >"$OUT/$name.json" 2>"$OUT/$name.log" || {
 		echo "  FAILED: $(tail -3 "$OUT/$name.log")" >&2
 		return 0
 	}
