@@ -197,7 +197,8 @@ func Start(store Store, state State, log []Event, opts Options) *Room {
 }
 
 // Restore loads room id from store, replays its events and starts it. The side to move
-// is not charged for the time the room was not running.
+// is charged for its turn up to the room's last known moment of running (AliveStore),
+// not for the time the room was not running.
 func Restore(ctx context.Context, store Store, id string, opts Options) (*Room, error) {
 	events, err := store.Events(ctx, id, 1)
 	if err != nil {
@@ -211,7 +212,7 @@ func Restore(ctx context.Context, store Store, id string, opts Options) (*Room, 
 		return nil, fmt.Errorf("%w: room %s: %v", ErrInternal, id, err)
 	}
 	o := opts.withDefaults()
-	st = st.Resume(o.Clock.Now())
+	st = st.Resume(o.Clock.Now(), LastAlive(ctx, store, id))
 	return Start(store, st, events, opts), nil
 }
 

@@ -80,10 +80,39 @@ func TestClockTakebackChargesMoverAndResumeDoesNot(t *testing.T) {
 	assert.Equal(t, Clocks{BlackMS: 45_000, WhiteMS: 50_000}, c)
 
 	// A restart one hour later: the side to move is not charged the downtime.
-	r := s.Resume(at(time.Hour))
+	r := s.Resume(at(time.Hour), time.Time{})
 	c, _ = r.Clock(at(time.Hour + 2*time.Second))
 	assert.Equal(t, Clocks{BlackMS: 48_000, WhiteMS: 50_000}, c)
 	assert.False(t, r.Expired(at(time.Hour+2*time.Second)))
+}
+
+// TestResumeChargesTheTurnUntilLastAlive is a known-answer table: black's turn started at
+// 20 s with 50 s left; the room stopped running at some point and resumes at 1 h.
+func TestResumeChargesTheTurnUntilLastAlive(t *testing.T) {
+	s := seated(t, func(s *Settings) { s.Time = TimeControl{BaseMS: 60_000} })
+	s, _ = apply(t, s, Command{Kind: CmdMove, By: alice, Ply: 0, Point: "h8"}, at(10*time.Second))
+	s, _ = apply(t, s, Command{Kind: CmdMove, By: bob, Ply: 1, Point: "a1"}, at(20*time.Second))
+	resumed := at(time.Hour)
+	tests := []struct {
+		name      string
+		lastAlive time.Time
+		blackMS   int64 // at the resume
+	}{
+		{"unknown: the turn restarts", time.Time{}, 50_000},
+		{"alive 7 s into the turn", at(27 * time.Second), 43_000},
+		{"alive until just before the resume (hand-over)", resumed.Add(-time.Second), 0},
+		{"last sign of life before the turn began", at(15 * time.Second), 50_000},
+		{"a clock ahead of ours: nothing charged", resumed.Add(time.Minute), 50_000},
+	}
+	for _, tc := range tests {
+		r := s.Resume(resumed, tc.lastAlive)
+		c, _ := r.Clock(resumed)
+		assert.Equal(t, tc.blackMS, c.BlackMS, tc.name)
+		assert.Equal(t, int64(50_000), c.WhiteMS, tc.name)
+		assert.Equal(t, tc.blackMS == 0, r.Expired(resumed), tc.name)
+	}
+	over := finished(t)
+	assert.Equal(t, over, over.Resume(resumed, at(time.Second)), "a finished game is left alone")
 }
 
 func TestFakeClock(t *testing.T) {

@@ -1,6 +1,7 @@
 package room
 
 import (
+	"context"
 	"sync"
 	"testing"
 	"time"
@@ -155,4 +156,75 @@ func TestSubscribeNotify(t *testing.T) {
 	before = count()
 	require.NoError(t, r.Stop(e.ctx))
 	waitFor(t, "notified for the end", func() bool { return count() == before+1 })
+}
+
+// aliveStore is a MemStore that knows when the room last ran (AliveStore).
+type aliveStore struct {
+	*MemStore
+	mu sync.Mutex
+	at time.Time
+}
+
+func (s *aliveStore) AliveAt(context.Context, string) (time.Time, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.at, nil
+}
+
+func (s *aliveStore) set(t time.Time) {
+	s.mu.Lock()
+	s.at = t
+	s.mu.Unlock()
+}
+
+// TestRestoreAndTakeoverChargeTheTurnUntilLastAlive: a room restored after a crash, or
+// taken over by a passive copy, charges the side to move for its turn up to the room's
+// last sign of life and not for the downtime after it.
+func TestRestoreAndTakeoverChargeTheTurnUntilLastAlive(t *testing.T) {
+	noLeak(t)
+	clock := NewFakeClock(t0)
+	st := &aliveStore{MemStore: NewMemStore()}
+	opts := Options{Clock: clock, Players: stubPlayers(nil), Grace: time.Hour, StartGrace: time.Hour}
+	ctx := context.Background()
+	m := NewManager(st, opts)
+	set := DefaultSettings()
+	set.Time = TimeControl{BaseMS: 300_000}
+	r, err := m.Create(ctx, CreateRequest{Settings: set, Creator: &alice, Color: "black"})
+	require.NoError(t, err)
+	do := func(r *Room, c Command) {
+		t.Helper()
+		_, err := r.Do(ctx, c)
+		require.NoError(t, err)
+	}
+	do(r, Command{Kind: CmdSit, By: bob, Color: "white"})
+	clock.Advance(10 * time.Second)
+	do(r, Command{Kind: CmdMove, By: alice, Ply: 0, Point: "h8"})
+	clock.Advance(20 * time.Second)
+	do(r, Command{Kind: CmdMove, By: bob, Ply: 1, Point: "i9"})
+	clock.Advance(5 * time.Second) // black has used 5 s of this turn when the node dies
+	st.set(clock.Now())
+	require.NoError(t, m.Shutdown(ctx))
+
+	clock.Advance(time.Hour) // down
+	m2 := NewManager(st, opts)
+	t.Cleanup(func() { _ = m2.Shutdown(context.Background()) })
+	r2, err := m2.Get(ctx, r.ID())
+	require.NoError(t, err)
+	c, running := r2.State().Clock(clock.Now())
+	assert.True(t, running)
+	assert.Equal(t, Clocks{BlackMS: 285_000, WhiteMS: 280_000}, c, "the 5 s used before the crash are charged, the hour down is not")
+
+	// A passive copy (another node's) takes over: the same rule.
+	passive := opts
+	passive.Passive = true
+	m3 := NewManager(st, passive)
+	t.Cleanup(func() { _ = m3.Shutdown(context.Background()) })
+	r3, err := m3.Get(ctx, r.ID())
+	require.NoError(t, err)
+	clock.Advance(3 * time.Second) // r2's node runs black's turn 3 s more, then dies
+	st.set(clock.Now())
+	clock.Advance(4 * time.Second) // the lease expires; r3's node takes over
+	require.NoError(t, r3.SetPassive(ctx, false))
+	c, _ = r3.State().Clock(clock.Now())
+	assert.Equal(t, Clocks{BlackMS: 282_000, WhiteMS: 280_000}, c, "3 s more charged, the 4 s gap not")
 }

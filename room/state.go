@@ -218,12 +218,19 @@ func (s State) Expired(now time.Time) bool {
 	return !d.IsZero() && !now.Before(d)
 }
 
-// Resume returns s with the current turn restarted at now, so that time when the room
-// was not running (a restart) is not charged to the side to move.
-func (s State) Resume(now time.Time) State {
-	if s.phase == PhasePlaying {
-		s.turnStart = time.UnixMilli(now.UnixMilli()).UTC()
+// Resume returns s continued at now after the room was not running (a restart, a
+// node's crash or hand-over): the side to move keeps the time its turn had taken until
+// lastAlive, the room's last known moment of running (zero when unknown: the turn
+// restarts), and is not charged for the downtime after it.
+func (s State) Resume(now, lastAlive time.Time) State {
+	if s.phase != PhasePlaying {
+		return s
 	}
+	used := elapsed(s.turnStart, lastAlive)
+	if lastAlive.IsZero() || lastAlive.After(now) {
+		used = 0 // unknown, or a clock ahead of ours: charge nothing rather than too much
+	}
+	s.turnStart = time.UnixMilli(now.Add(-used).UnixMilli()).UTC()
 	return s
 }
 

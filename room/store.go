@@ -3,6 +3,7 @@ package room
 import (
 	"context"
 	"errors"
+	"time"
 )
 
 // Store errors. Implementations return (or wrap) these.
@@ -36,6 +37,15 @@ type ListQuery struct {
 	All    bool
 	Cursor string
 	Limit  int
+}
+
+// AliveStore is implemented by stores that know when the node running a room last
+// showed it was alive (roomredis: every lease renewal, and the hand-over at a graceful
+// shutdown). A room restored or taken over from another node charges the side to move
+// for its turn up to that time and not for the downtime after it (State.Resume);
+// without it the turn restarts.
+type AliveStore interface {
+	AliveAt(ctx context.Context, id string) (time.Time, error)
 }
 
 // Lister is implemented by stores that keep lobby indexes.

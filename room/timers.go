@@ -7,6 +7,20 @@ import (
 	"github.com/gomoku-arena/gomoku/engine"
 )
 
+// LastAlive returns when the node running room id last showed it was alive, zero when
+// the store does not know (see AliveStore).
+func LastAlive(ctx context.Context, store Store, id string) time.Time {
+	as, ok := store.(AliveStore)
+	if !ok {
+		return time.Time{}
+	}
+	t, err := as.AliveAt(ctx, id)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
 func (r *Room) shouldStop() bool {
 	if len(r.subs) > 0 || len(r.hints) > 0 {
 		return false
@@ -185,11 +199,19 @@ func (r *Room) onNotify() {
 // SetPassive switches the room between active (it runs the clock flag, abandonment
 // timers and AI searches: the node holding the room's lease) and passive (it only
 // applies its clients' commands and catches up with Sync). Options.Passive sets the
-// initial mode.
+// initial mode. A room turning active takes over from another node: its clock resumes
+// as on Restore (the downtime since that node's last sign of life is not charged).
 func (r *Room) SetPassive(ctx context.Context, passive bool) error {
 	return r.control(ctx, func() {
 		if r.passive == passive {
 			return
+		}
+		if !passive {
+			ctx, cancel := context.WithTimeout(r.ctx, r.opts.StoreTimeout)
+			st := r.state.Resume(r.opts.Clock.Now(), LastAlive(ctx, r.store, r.id))
+			cancel()
+			r.state = st
+			r.cur.Store(&st)
 		}
 		r.passive = passive
 		r.passiveFlag.Store(passive)

@@ -12,6 +12,10 @@ const (
 	KeyRoomsActive = "gomoku:rooms:active"
 	// FieldSeq is the state-hash field holding the room's last event seq.
 	FieldSeq = "seq"
+	// FieldAliveAt is the state-hash field holding when (Unix ms, the node's clock) the
+	// node holding the room's lease last renewed or released it: the room was running
+	// until then (see AliveAt).
+	FieldAliveAt = "alive_at"
 )
 
 // Index names one lobby sorted set.

@@ -38,11 +38,30 @@ func (s *Store) lease(ctx context.Context, sc *redis.Script, op, roomID, nodeID 
 	if sc != leaseReleaseScript && ms <= 0 {
 		return false, fmt.Errorf("%w: %s: ttl %v", ErrBadRequest, op, ttl)
 	}
-	n, err := sc.Run(ctx, s.c, []string{KeysFor(roomID).Owner}, nodeID, ms).Int()
+	k := KeysFor(roomID)
+	n, err := sc.Run(ctx, s.c, []string{k.Owner, k.State}, nodeID, ms, s.now().UnixMilli()).Int()
 	if err != nil {
 		return false, wrap(op+" "+roomID, err)
 	}
 	return n == 1, nil
+}
+
+// AliveAt returns when the node holding the room's lease last renewed or released it
+// (zero when none ever did): the room ran until then. A node that restores or takes
+// over the room charges the side to move for its turn up to that time, not for the
+// downtime after it.
+func (s *Store) AliveAt(ctx context.Context, roomID string) (time.Time, error) {
+	if !validID(roomID) {
+		return time.Time{}, fmt.Errorf("%w: alive at: room %q", ErrBadRequest, roomID)
+	}
+	ms, err := s.c.HGet(ctx, KeysFor(roomID).State, FieldAliveAt).Int64()
+	if errors.Is(err, redis.Nil) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, wrap("alive at "+roomID, err)
+	}
+	return time.UnixMilli(ms).UTC(), nil
 }
 
 // LeaseHolder returns the node holding the room's lease and its remaining
@@ -97,11 +116,13 @@ func (s *Store) leases(ctx context.Context, sc *redis.Script, op string, roomIDs
 		}
 	}
 	out := make([]bool, len(roomIDs))
+	now := s.now().UnixMilli()
 	for lo := 0; lo < len(roomIDs); lo += leaseChunk {
 		ids := roomIDs[lo:min(lo+leaseChunk, len(roomIDs))]
 		calls := make([]scriptCall, len(ids))
 		for i, id := range ids {
-			calls[i] = scriptCall{keys: []string{KeysFor(id).Owner}, args: []any{nodeID, ms}}
+			k := KeysFor(id)
+			calls[i] = scriptCall{keys: []string{k.Owner, k.State}, args: []any{nodeID, ms, now}}
 		}
 		cmds := evalPipelined(ctx, s.c, sc, calls)
 		for i, id := range ids {

@@ -78,3 +78,59 @@ func TestRenewAndReleaseLeasesPipelined(t *testing.T) {
 		assert.Empty(t, held)
 	})
 }
+
+// TestLeaseRecordsAliveAt: renewing and releasing a lease note in the room's state hash
+// when the room last ran (AliveAt); a node that does not hold the lease notes nothing,
+// and a room without a state hash gets none.
+func TestLeaseRecordsAliveAt(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b *backend) {
+		ctx := ctxT(t)
+		s := New(b.client)
+		const ttl = 3 * time.Second
+		at, err := s.AliveAt(ctx, "al1")
+		require.NoError(t, err)
+		assert.True(t, at.IsZero(), "never renewed")
+		require.NoError(t, b.client.HSet(ctx, KeysFor("al1").State, FieldSeq, 1).Err())
+		ok, err := s.AcquireLease(ctx, "al1", "A", ttl)
+		require.NoError(t, err)
+		require.True(t, ok)
+		within := func(what string, before time.Time) time.Time {
+			t.Helper()
+			at, err := s.AliveAt(ctx, "al1")
+			require.NoError(t, err)
+			assert.False(t, at.Before(before.Truncate(time.Millisecond)), what)
+			assert.False(t, at.After(time.Now()), what)
+			return at
+		}
+		before := time.Now()
+		held, err := s.RenewLeases(ctx, "A", ttl, []string{"al1"})
+		require.NoError(t, err)
+		require.Equal(t, []bool{true}, held)
+		renewed := within("renewed", before)
+
+		held, err = s.RenewLeases(ctx, "B", ttl, []string{"al1"}) // not B's
+		require.NoError(t, err)
+		require.Equal(t, []bool{false}, held)
+		at, err = s.AliveAt(ctx, "al1")
+		require.NoError(t, err)
+		assert.Equal(t, renewed, at, "another node's renewal notes nothing")
+
+		time.Sleep(5 * time.Millisecond)
+		before = time.Now()
+		released, err := s.ReleaseLeases(ctx, "A", []string{"al1"})
+		require.NoError(t, err)
+		require.Equal(t, []bool{true}, released)
+		within("released", before)
+
+		// A lease on a room whose state is gone does not bring the hash back.
+		ok, err = s.AcquireLease(ctx, "al2", "A", ttl)
+		require.NoError(t, err)
+		require.True(t, ok)
+		ok, err = s.RenewLease(ctx, "al2", "A", ttl)
+		require.NoError(t, err)
+		require.True(t, ok)
+		n, err := b.client.Exists(ctx, KeysFor("al2").State).Result()
+		require.NoError(t, err)
+		assert.Zero(t, n)
+	})
+}

@@ -103,19 +103,28 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
 `
 
-// leaseRenewLua extends the lease only if it is still ours.
+// leaseRenewLua extends the lease only if it is still ours, and notes in the room's
+// state hash (when it exists) that the room ran until now.
+// KEYS[1] owner, KEYS[2] state, ARGV[1] node id, ARGV[2] ttl ms, ARGV[3] now (Unix ms).
 const leaseRenewLua = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  if redis.call('EXISTS', KEYS[2]) == 1 then
+    redis.call('HSET', KEYS[2], '` + FieldAliveAt + `', ARGV[3])
+  end
   return 1
 end
 return 0
 `
 
-// leaseReleaseLua deletes the lease only if it is still ours.
+// leaseReleaseLua deletes the lease only if it is still ours, noting the hand-over time
+// like leaseRenewLua. Same KEYS and ARGV (the ttl is not used).
 const leaseReleaseLua = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('DEL', KEYS[1])
+  if redis.call('EXISTS', KEYS[2]) == 1 then
+    redis.call('HSET', KEYS[2], '` + FieldAliveAt + `', ARGV[3])
+  end
   return 1
 end
 return 0

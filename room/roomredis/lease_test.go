@@ -175,8 +175,8 @@ func (c *renewCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis
 func (c *renewCounter) count(cmds []redis.Cmder) {
 	n := 0
 	for _, cmd := range cmds {
-		if cmd.Name() == "evalsha" && len(cmd.Args()) == 6 && cmd.Args()[5] == int64(3000) {
-			n++ // EVALSHA sha 1 owner-key node 3000: an acquire or a renewal
+		if cmd.Name() == "evalsha" && len(cmd.Args()) == 8 && cmd.Args()[6] == int64(3000) {
+			n++ // EVALSHA sha 2 owner-key state-key node 3000 now: an acquire or a renewal
 		}
 	}
 	if n > 0 {
@@ -227,4 +227,36 @@ func TestLeaseKeeperRenewsInOneRoundTrip(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, "A", holder)
 	}
+}
+
+// TestFailoverChargesTheTurnUntilLastRenewal: node A runs a timed game and renews its
+// lease while black thinks, then dies; node B takes the room over after the lease ran
+// out. Black is charged for the time up to A's last renewal, not for the gap.
+func TestFailoverChargesTheTurnUntilLastRenewal(t *testing.T) {
+	f := newFixture(t)
+	mA, kA := f.leaseNode(t, "A")
+	mB, kB := f.leaseNode(t, "B")
+	set := room.DefaultSettings()
+	set.Time = room.TimeControl{BaseMS: 300_000}
+	rA, err := mA.Create(f.ctx, room.CreateRequest{Settings: set, Creator: &alice, Color: "black"})
+	require.NoError(t, err)
+	_, err = rA.Do(f.ctx, room.Command{Kind: room.CmdSit, By: bob, Color: "white"})
+	require.NoError(t, err)
+	move(t, rA, alice, 0, "h8")
+	f.clock.Advance(10 * time.Second)
+	move(t, rA, bob, 1, "i9") // white used 10 s; black to move
+	f.clock.Advance(2 * time.Second)
+	kA.Tick(f.ctx, mA) // renewed 2 s into black's turn
+	f.clock.Advance(time.Second)
+	kA.Tick(f.ctx, mA) // and at 3 s; then A dies
+	require.NoError(t, mA.Shutdown(f.ctx))
+	f.clock.Advance(5 * time.Second)
+	f.mr.FastForward(5 * time.Second)
+	kB.Tick(f.ctx, mB)
+	rB := mB.Live(rA.ID())
+	require.NotNil(t, rB, "B adopted the room")
+	require.False(t, rB.Passive())
+	c, running := rB.State().Clock(f.clock.Now())
+	assert.True(t, running)
+	assert.Equal(t, room.Clocks{BlackMS: 297_000, WhiteMS: 290_000}, c, "3 s charged, the 5 s gap not")
 }

@@ -288,3 +288,9 @@ func (s *Store) LiveRooms(ctx context.Context) ([]string, error) {
 	ids, err := s.rs.LiveRooms(ctx)
 	return ids, mapErr(err)
 }
+
+// AliveAt implements room.AliveStore: when the node holding the room's lease last
+// renewed or released it (redisstore.Store.AliveAt).
+func (s *Store) AliveAt(ctx context.Context, id string) (time.Time, error) {
+	return s.rs.AliveAt(ctx, id)
+}
