@@ -165,7 +165,7 @@ func (c *conn) serve() {
 	}
 }
 
-// start makes the writer's state, registers with the connection clock and sets the
+// start makes the writer's state, registers with the ping clock and sets the
 // reader's deadline and handlers.
 func (c *conn) start() {
 	c.wake = make(chan struct{}, 1)
@@ -218,9 +218,12 @@ func (c *conn) readOne(rc *readConn) bool {
 	if !c.limit(msg.ID) {
 		return true
 	}
+	helloBefore := c.helloSeen
 	c.handle(msg, derr)
-	if c.helloSeen {
+	if !helloBefore && c.helloSeen {
 		// From the hello on, any frame (pongs included) within pongWait keeps it open.
+		// Later frames set it when they arrive (above): their handling ends well within
+		// pongWait (commandTimeout), so a second deadline per frame is not needed.
 		_ = c.ws.SetReadDeadline(time.Now().Add(pongWait))
 	}
 	return true
