@@ -27,7 +27,7 @@ type cluster struct {
 	log    *slog.Logger
 
 	out         *outbox
-	beatEvery   time.Duration // presence republished this often (presenceHeartbeat)
+	beatEvery   time.Duration // presence republished this often (a third of presenceTTL)
 	presenceTTL time.Duration // a node not heard of for this long is forgotten
 
 	mgr    *room.Manager
@@ -40,14 +40,14 @@ type cluster struct {
 }
 
 // newCluster prepares the wiring; call setOptions before room.NewManager and start after.
-func newCluster(st *roomredis.Store, node string, leaseTTL time.Duration, log *slog.Logger) *cluster {
+func newCluster(st *roomredis.Store, node string, leaseTTL, presenceTTL time.Duration, log *slog.Logger) *cluster {
 	if node == "" {
 		node = nodeID()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &cluster{
 		node: node, hub: st.Redis().NewHub(), rs: st.Redis(), log: log.With("node", node),
-		out: newOutbox(), beatEvery: presenceHeartbeat, presenceTTL: presenceTTL,
+		out: newOutbox(), beatEvery: presenceTTL / 3, presenceTTL: presenceTTL,
 		keeper: roomredis.NewLeaseKeeper(st, node, leaseTTL, log.With("component", "lease")),
 		ctx:    ctx, cancel: cancel, rooms: map[*room.Room]bool{},
 	}
@@ -148,9 +148,24 @@ func (c *cluster) watch(r *room.Room) {
 			}
 		}()
 		seen := remoteNodes{}
-		expiry := time.NewTicker(c.presenceTTL / 3)
-		defer expiry.Stop()
+		// The expiry check runs only while another node is known here (a single node
+		// never needs it).
+		var expiry *time.Ticker
+		var expiryC <-chan time.Time
+		defer func() {
+			if expiry != nil {
+				expiry.Stop()
+			}
+		}()
 		for {
+			switch {
+			case len(seen) > 0 && expiry == nil:
+				expiry = time.NewTicker(c.presenceTTL / 3)
+				expiryC = expiry.C
+			case len(seen) == 0 && expiry != nil:
+				expiry.Stop()
+				expiry, expiryC = nil, nil
+			}
 			select {
 			case m, ok := <-ch:
 				if !ok {
@@ -171,7 +186,7 @@ func (c *cluster) watch(r *room.Room) {
 				// Free for this node's own events (the room has them); otherwise the
 				// room catches up on its own goroutine without blocking this one.
 				r.Notify(m.Seq)
-			case now := <-expiry.C:
+			case now := <-expiryC:
 				c.expire(ctx, r, seen, now)
 			case <-ctx.Done():
 				return

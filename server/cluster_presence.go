@@ -12,14 +12,13 @@ import (
 
 // Presence and AI progress between nodes (room/nodes.go). Each node publishes, on a
 // room's Redis channel next to its events, what it sees of the room — its
-// subscriptions (when they change, and every presenceHeartbeat while it has any) and
-// the progress of the AI searches it runs — and feeds what the other nodes publish
-// into its own copy. A node that stops publishing (it died) is forgotten after
-// presenceTTL, so its players' grace starts then.
-const (
-	presenceHeartbeat = 5 * time.Second
-	presenceTTL       = 3 * presenceHeartbeat
-)
+// subscriptions (when they change, and every third of Config.PresenceTTL while it has
+// any) and the progress of the AI searches it runs — and feeds what the other nodes
+// publish into its own copy. A node that stops publishing (it died) is forgotten after
+// Config.PresenceTTL, so its players' grace starts then.
+
+// presenceTTL is the default Config.PresenceTTL.
+const presenceTTL = 15 * time.Second
 
 // Kinds of nodeMsg.
 const (

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"slices"
 	"testing"
 	"time"
 
@@ -119,4 +120,30 @@ func TestOutboxCoalesces(t *testing.T) {
 	assert.Equal(t, 5, got["r1"][1].AI.Depth)
 	assert.Equal(t, []nodeMsg{{Kind: nodeMsgProbe, Node: "A"}}, got["r2"])
 	assert.Empty(t, o.take("A"))
+}
+
+// TestSilentNodeForgotten: a node that stops reporting (it died with its connections
+// open) is forgotten after Config.PresenceTTL: its player is gone on the other nodes. While
+// it reports, its player stays connected well past the TTL (heartbeats).
+func TestSilentNodeForgotten(t *testing.T) {
+	rc := backends(t)["miniredis"](t)
+	fast := func(c *Config, _ *room.Options) { c.PresenceTTL = 600 * time.Millisecond }
+	n1, n2 := newEnv(t, rc, withCluster, fast), newEnv(t, rc, withCluster, fast)
+	_, a, _ := crossNodeGame(t, n1, n1, n2)
+	bobOn := func(want bool) func(msg) bool {
+		return presenceOf(func(_, w map[string]any, _ int) bool { return w["connected"] == want })
+	}
+	a.saw("Bob connected through node 2", bobOn(true))
+	since := slices.IndexFunc(a.log, bobOn(true))
+	time.Sleep(1500 * time.Millisecond) // 2.5 TTLs: node 2's heartbeats keep him
+	// Read what came meanwhile: the pong follows it.
+	a.send(map[string]any{"type": TypePing, "id": "flush"})
+	a.until("pong", func(m msg) bool { return m.typ() == TypePong && m.str("id") == "flush" })
+	for _, m := range a.log[since:] {
+		require.False(t, bobOn(false)(m), "Bob never counted as gone while node 2 reports")
+	}
+	n2.cl.stop() // node 2 goes silent; Bob's connection to it stays open
+	start := time.Now()
+	a.until("Bob gone once node 2 is silent", bobOn(false))
+	require.Less(t, time.Since(start), 3*time.Second)
 }

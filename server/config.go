@@ -43,6 +43,10 @@ type Config struct {
 	// LeaseTTL is the lifetime of a room lease; it is renewed every third of it, so a dead
 	// node's rooms are taken over within about 4/3 of it (default 3 s).
 	LeaseTTL time.Duration
+	// PresenceTTL is how long the connections a node reports to the other nodes count
+	// after its last report; it reports every third of it, so a dead node's players are
+	// counted as gone within about PresenceTTL (default 15 s; flag -presence-ttl).
+	PresenceTTL time.Duration
 	// TrustProxy makes the client IP come from X-Forwarded-For / X-Real-IP (behind a load balancer).
 	TrustProxy bool
 	// RateLimit is the sustained number of WebSocket commands per second per connection;
@@ -70,6 +74,7 @@ func DefaultConfig() Config {
 		SendQueue:       32,
 		HelloTimeout:    10 * time.Second,
 		LeaseTTL:        3 * time.Second,
+		PresenceTTL:     presenceTTL,
 	}
 }
 
@@ -84,6 +89,9 @@ func (c *Config) Validate() error {
 	}
 	if c.LeaseTTL < 500*time.Millisecond {
 		errs = append(errs, errors.New("lease TTL must be at least 500ms"))
+	}
+	if c.PresenceTTL < 300*time.Millisecond {
+		errs = append(errs, errors.New("presence TTL must be at least 300ms"))
 	}
 	if c.ShutdownTimeout <= 0 {
 		errs = append(errs, errors.New("shutdown timeout must be positive"))

@@ -31,6 +31,7 @@ type testEnv struct {
 	mgr   *room.Manager
 	store room.Store
 	rc    redis.UniversalClient
+	cl    *cluster // with withCluster
 }
 
 type envOpt func(*Config, *room.Options)
@@ -83,7 +84,7 @@ func newEnv(t *testing.T, rc redis.UniversalClient, opts ...envOpt) *testEnv {
 	var cl *cluster
 	rooms := &ManagerRooms{}
 	if cfg.TrustProxy { // withCluster
-		cl = newCluster(store, "", 2*time.Second, cfg.Logger)
+		cl = newCluster(store, "", 2*time.Second, cfg.PresenceTTL, cfg.Logger)
 		cl.setOptions(&ro)
 		rooms.Watch = cl.watch
 	}
@@ -100,7 +101,7 @@ func newEnv(t *testing.T, rc redis.UniversalClient, opts ...envOpt) *testEnv {
 		cl.start(mgr)
 	}
 	ts := httptest.NewServer(srv.Handler())
-	env := &testEnv{t: t, srv: srv, ts: ts, mgr: mgr, store: store, rc: rc}
+	env := &testEnv{t: t, srv: srv, ts: ts, mgr: mgr, store: store, rc: rc, cl: cl}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

@@ -57,7 +57,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		// Room updates a connection may lag behind before it is dropped (and resyncs).
 		SubQueue: 64,
 	}
-	cl := newCluster(store, cfg.NodeID, cfg.LeaseTTL, log)
+	cl := newCluster(store, cfg.NodeID, cfg.LeaseTTL, cfg.PresenceTTL, log)
 	cl.setOptions(&opts)
 	mgr := room.NewManager(store, opts)
 	ping := func(ctx context.Context) error { return client.Ping(ctx).Err() }

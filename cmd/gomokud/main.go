@@ -168,6 +168,7 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&c.MaxConnsPerIP, "max-conns-per-ip", envInt("GOMOKU_MAX_CONNS_PER_IP", c.MaxConnsPerIP), "WebSocket connections per client IP, 0 = unlimited (env GOMOKU_MAX_CONNS_PER_IP)")
 	fs.StringVar(&c.NodeID, "node-id", env("GOMOKU_NODE_ID", ""), "stable unique id of this node for room leases; a node restarted with the same id resumes its rooms at once; empty: hostname + random (env GOMOKU_NODE_ID)")
 	fs.DurationVar(&c.LeaseTTL, "lease-ttl", envDur("GOMOKU_LEASE_TTL", c.LeaseTTL), "room lease lifetime; a dead node's rooms move to another node within about 4/3 of it (env GOMOKU_LEASE_TTL)")
+	fs.DurationVar(&c.PresenceTTL, "presence-ttl", envDur("GOMOKU_PRESENCE_TTL", c.PresenceTTL), "how long a node's connections count on the other nodes after its last report (every third of it); a dead node's players count as gone within it (env GOMOKU_PRESENCE_TTL)")
 	fs.BoolVar(&c.TrustProxy, "trust-proxy", env("GOMOKU_TRUST_PROXY", "") == "1" || env("GOMOKU_TRUST_PROXY", "") == "true", "take the client IP from X-Forwarded-For (behind a load balancer) (env GOMOKU_TRUST_PROXY)")
 	fs.StringVar(&o.logLevel, "log-level", env("GOMOKU_LOG_LEVEL", "info"), "debug, info, warn or error (env GOMOKU_LOG_LEVEL)")
 	fs.StringVar(&o.logFormat, "log-format", env("GOMOKU_LOG_FORMAT", "text"), "text or json (env GOMOKU_LOG_FORMAT)")
