@@ -18,15 +18,22 @@ import (
 	"github.com/gomoku-arena/gomoku/room"
 )
 
+// quietRoom is a room with two seated players and a spectator, whose writers park after
+// 50 ms without data.
+func quietRoom(t *testing.T) (e *testEnv, a, b, spec *wsClient) {
+	shortLinger(t, 50*time.Millisecond)
+	e = newEnv(t, nil)
+	id, a, b, _, _ := twoPlayers(t, e)
+	spec = e.dial(id)
+	spec.hello("", 0)
+	spec.waitType("presence")
+	return e, a, b, spec
+}
+
 // TestIdleWriterParksWakesAndPings: a connection with nothing to send runs no writer;
 // a room update and a due ping each start one, which parks again afterwards.
 func TestIdleWriterParksWakesAndPings(t *testing.T) {
-	shortLinger(t, 50*time.Millisecond)
-	e := newEnv(t, nil)
-	id, a, b, _, _ := twoPlayers(t, e)
-	spec := e.dial(id)
-	spec.hello("", 0)
-	spec.waitType("presence")
+	e, a, b, spec := quietRoom(t)
 	requireAck(t, a.move(0, "h8"))
 	b.waitSeq(a.lastSeq)
 	a.waitSeq(a.lastSeq)
@@ -221,12 +228,7 @@ func TestAppendTextFrame(t *testing.T) {
 // TestCommandWakesParkedPeers: after a command, the parked connections of the room get
 // its events (the room notifies them; nothing polls, and the next ping is 30 s away).
 func TestCommandWakesParkedPeers(t *testing.T) {
-	shortLinger(t, 50*time.Millisecond)
-	e := newEnv(t, nil)
-	id, a, b, _, _ := twoPlayers(t, e)
-	spec := e.dial(id)
-	spec.hello("", 0)
-	spec.waitType("presence")
+	e, a, b, spec := quietRoom(t)
 	require.Eventually(t, func() bool { return e.parkedConns() == 3 }, 5*time.Second, 10*time.Millisecond)
 	seq := requireAck(t, a.move(0, "h8")).seq()
 	b.waitSeq(seq)

@@ -333,6 +333,16 @@ type composeFile struct {
 	Volumes  map[string]any            `yaml:"volumes"`
 }
 
+// serviceWithImage returns the name of a service whose image starts with prefix ("" if none).
+func (cf composeFile) serviceWithImage(prefix string) string {
+	for name, s := range cf.Services {
+		if strings.HasPrefix(s.Image, prefix) {
+			return name
+		}
+	}
+	return ""
+}
+
 type composeService struct {
 	Image       string            `yaml:"image"`
 	Build       any               `yaml:"build"`
@@ -379,12 +389,7 @@ func TestDockerCompose(t *testing.T) {
 	dockerfileHC := len(stages) > 0 && len(stages[len(stages)-1].all("healthcheck")) > 0
 
 	// Redis with AOF, its data on a volume, a health check.
-	var redisName string
-	for name, s := range cf.Services {
-		if strings.HasPrefix(s.Image, "redis:") {
-			redisName = name
-		}
-	}
+	redisName := cf.serviceWithImage("redis:")
 	require.NotEmpty(t, redisName, "no redis service")
 	rs := cf.Services[redisName]
 	cmd := strings.Join(rs.Command, " ")
@@ -422,12 +427,7 @@ func TestDockerCompose(t *testing.T) {
 	// A load balancer in front, configured by a Caddyfile carried inline in the compose
 	// file (top-level configs, mounted where its command reads it) that routes /ws/*
 	// (and the rest) to every node.
-	var lbName string
-	for name, s := range cf.Services {
-		if strings.HasPrefix(s.Image, "caddy:") {
-			lbName = name
-		}
-	}
+	lbName := cf.serviceWithImage("caddy:")
 	require.NotEmpty(t, lbName, "no caddy load balancer service")
 	lb := cf.Services[lbName]
 	assert.NotEmpty(t, lb.Ports, "the load balancer publishes no port")

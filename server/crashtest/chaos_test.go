@@ -125,8 +125,7 @@ func TestMultiNodeCrossNodePlay(t *testing.T) {
 // run no acknowledged move is lost and none is applied twice.
 func TestChaosMultiNode(t *testing.T) {
 	rs, nodes := startCluster(t, 3)
-	sd := seed(t)
-	rng := rand.New(rand.NewSource(sd))
+	rng := seededRand(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 85*time.Second)
 	defer cancel()
 	bases := []string{nodes[0].Base(), nodes[1].Base(), nodes[2].Base()}

@@ -32,8 +32,7 @@ import (
 // left unhandled, a script or pub/sub failure).
 func TestClusterGames(t *testing.T) {
 	requireBin(t)
-	sd := seed(t)
-	rng := rand.New(rand.NewSource(sd))
+	rng := seededRand(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	start := time.Now()

@@ -15,8 +15,9 @@ import (
 	"github.com/gomoku-arena/gomoku/room/redisstore/redistest"
 )
 
-// seed returns CRASHTEST_SEED or a fresh one, logged so that a run can be repeated.
-func seed(t *testing.T) int64 {
+// seededRand returns a generator seeded with CRASHTEST_SEED or a fresh seed, logged so
+// that a run can be repeated.
+func seededRand(t *testing.T) *rand.Rand {
 	s := time.Now().UnixNano()
 	if v := os.Getenv("CRASHTEST_SEED"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
@@ -24,7 +25,7 @@ func seed(t *testing.T) int64 {
 		s = n
 	}
 	t.Logf("seed %d (repeat with CRASHTEST_SEED=%d)", s, s)
-	return s
+	return rand.New(rand.NewSource(s))
 }
 
 // TestCrashGomokud is issue 5's crash test: a real gomokud process on a real
@@ -35,8 +36,7 @@ func seed(t *testing.T) int64 {
 // seq, nothing twice, seqs contiguous, and every game must reach its end.
 func TestCrashGomokud(t *testing.T) {
 	requireBin(t)
-	sd := seed(t)
-	rng := rand.New(rand.NewSource(sd))
+	rng := seededRand(t)
 	kills, filler := 6, 56
 	if testing.Short() {
 		kills, filler = 3, 24

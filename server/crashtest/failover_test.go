@@ -27,8 +27,7 @@ const failoverBound = 10 * time.Second
 // check says so if it happens.
 func TestClusterMasterFailover(t *testing.T) {
 	requireBin(t)
-	sd := seed(t)
-	rng := rand.New(rand.NewSource(sd))
+	rng := seededRand(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	rc := redistest.StartClusterReplicas(t, 3, 1)

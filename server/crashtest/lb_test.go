@@ -92,8 +92,7 @@ func startLB(t *testing.T, nodes []*Node) *LB {
 // game with every acknowledged move stored exactly once.
 func TestLoadBalancerCaddyfile(t *testing.T) {
 	requireBin(t)
-	sd := seed(t)
-	rng := rand.New(rand.NewSource(sd))
+	rng := seededRand(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Second)
 	defer cancel()
 	rs := redistest.Start(t)

@@ -21,8 +21,7 @@ import (
 // kills Redis twice more (once with -short) at random moments while both games run.
 func TestRedisRestartDuringPlay(t *testing.T) {
 	requireBin(t)
-	sd := seed(t)
-	rng := rand.New(rand.NewSource(sd))
+	rng := seededRand(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 80*time.Second)
 	defer cancel()
 
