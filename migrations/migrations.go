@@ -1,5 +1,5 @@
 // Package migrations holds the ordered, versioned migrations of the Redis key
-// layout of Gomoku Arena (see package redisstore for the layout itself) and
+// layout of Gomoku Arena (see package eventlog for the layout itself) and
 // applies them at start-up.
 //
 // The applied version is recorded in the hash gomoku:schema (field
@@ -11,7 +11,7 @@
 // unrecorded migration, so every migration is written to be safe to re-run.
 //
 // Each migration is frozen once released: it names its keys literally and
-// never calls package redisstore, whose code follows the latest layout only.
+// never calls package eventlog, whose code follows the latest layout only.
 package migrations
 
 import (
@@ -26,7 +26,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/gomoku-arena/gomoku/room/redisstore"
+	"github.com/gomoku-arena/gomoku/room/eventlog"
 )
 
 // Keys of the schema record and the migration lock.
@@ -252,7 +252,7 @@ func wrap(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if redisstore.IsUnavailable(err) {
+	if eventlog.IsUnavailable(err) {
 		return fmt.Errorf("%w: %s: %w", ErrUnavailable, op, err)
 	}
 	return fmt.Errorf("migrations: %s: %w", op, err)

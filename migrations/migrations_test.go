@@ -17,8 +17,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gomoku-arena/gomoku/room/redisstore"
-	"github.com/gomoku-arena/gomoku/room/redisstore/redistest"
+	"github.com/gomoku-arena/gomoku/room/eventlog"
+	"github.com/gomoku-arena/gomoku/room/eventlog/redistest"
 )
 
 type quietLogger struct{}
@@ -107,7 +107,7 @@ func TestEmptyStore(t *testing.T) {
 }
 
 // TestUpgradePopulatedV1 builds a store the way layout v1 wrote it (lobby
-// scores in seconds), upgrades it, and checks that the current redisstore
+// scores in seconds), upgrades it, and checks that the current eventlog
 // code then reads it correctly.
 func TestUpgradePopulatedV1(t *testing.T) {
 	eachBackend(t, func(t *testing.T, _ backend, newClient func() *redis.Client) {
@@ -119,7 +119,7 @@ func TestUpgradePopulatedV1(t *testing.T) {
 		require.Len(t, pending, 2)
 
 		now := time.Now().Truncate(time.Second)
-		st := redisstore.New(c, redisstore.WithLobbyInScript(false))
+		st := eventlog.New(c, eventlog.WithLobbyInScript(false))
 		const rooms = 300
 		defer func(b int) { msBatch = b }(msBatch)
 		msBatch = 64 // several conversion batches per key
@@ -161,13 +161,13 @@ func TestUpgradePopulatedV1(t *testing.T) {
 
 		// The current store reads the migrated rooms and indexes: most recent first, and
 		// finished games within the retention are not pruned as ancient.
-		ids, _, err := st.List(ctx, redisstore.IndexLive, "", 3)
+		ids, _, err := st.List(ctx, eventlog.IndexLive, "", 3)
 		require.NoError(t, err)
 		assert.Equal(t, []string{"fresh", "r0299", "r0298"}, ids)
-		n, err := st.Count(ctx, redisstore.IndexFinished)
+		n, err := st.Count(ctx, eventlog.IndexFinished)
 		require.NoError(t, err)
 		assert.Equal(t, int64(rooms/3), n)
-		ids, _, err = st.List(ctx, redisstore.IndexFinished, "", 1000)
+		ids, _, err = st.List(ctx, eventlog.IndexFinished, "", 1000)
 		require.NoError(t, err)
 		assert.Len(t, ids, rooms/3)
 		assert.Equal(t, "r0297", ids[0])
@@ -181,7 +181,7 @@ func TestUpgradePopulatedV1(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, uint64(1), seq)
 		assert.Equal(t, "7", f["i"])
-		_, err = st.Append(ctx, "r0007", 1, [][]byte{[]byte(`{"kind":"move"}`)}, nil, redisstore.Touch(time.Time{}, redisstore.IndexLive))
+		_, err = st.Append(ctx, "r0007", 1, [][]byte{[]byte(`{"kind":"move"}`)}, nil, eventlog.Touch(time.Time{}, eventlog.IndexLive))
 		require.NoError(t, err)
 
 		// Re-running migration 2 itself changes nothing.

@@ -46,7 +46,7 @@
 //
 // Store is the event log (Create, Append with the expected seq, Events); MemStore is the
 // in-memory implementation with failure injection (Fail, FailAppends, LoseAcks) used by
-// tests; package room/roomredis adapts room/redisstore (Redis, Lua append script, lobby
+// tests; package room/roomstore adapts room/eventlog (Redis, Lua append script, lobby
 // indexes) to Store and Lister and lists the unfinished rooms to restore (LiveRooms).
 // A write whose outcome is unknown (Redis unreachable) is reported as unavailable and
 // the room reloads from the store before its next write, so a resent move is then
@@ -65,14 +65,14 @@
 // with events other nodes stored (call it on a pub/sub notification) and publishes them
 // to local subscribers. Only the node holding the room's lease runs its clocks,
 // abandonment timers and AI seats: other nodes keep the room passive (Options.Passive,
-// Room.SetPassive). With Options.Lease set (roomredis.LeaseKeeper.Acquire) the Manager
-// starts a room active only when it got the lease; roomredis.LeaseKeeper.Run renews the
+// Room.SetPassive). With Options.Lease set (roomstore.LeaseKeeper.Acquire) the Manager
+// starts a room active only when it got the lease; roomstore.LeaseKeeper.Run renews the
 // leases, turns rooms passive when a lease is lost, takes over free leases and adopts
 // games in play that a dead node left behind.
 //
 // # Manager (what the server uses)
 //
-//	m := room.NewManager(store, room.Options{})        // store: room.NewMemStore() or roomredis.New(rs)
+//	m := room.NewManager(store, room.Options{})        // store: room.NewMemStore() or roomstore.New(rs)
 //	m.RestoreAll(ctx, ids)                             // optional, at start-up: resume live games
 //	r, err := m.Create(ctx, room.CreateRequest{Settings: set, Creator: &me, Color: "black"})
 //	r, sub, err := m.Join(ctx, id, room.SubscribeOptions{FromSeq: lastSeq, Viewer: me})

@@ -50,7 +50,7 @@ type Options struct {
 	Passive bool
 	// Lease, when set, is asked by the Manager before it starts a room (create or
 	// restore): true means this node holds the room's lease and runs it active, false
-	// passive (see roomredis.LeaseKeeper).
+	// passive (see roomstore.LeaseKeeper).
 	Lease func(ctx context.Context, id string) bool
 
 	Logger *slog.Logger

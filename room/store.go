@@ -40,7 +40,7 @@ type ListQuery struct {
 }
 
 // AliveStore is implemented by stores that know when the node running a room last
-// showed it was alive (roomredis: every lease renewal, and the hand-over at a graceful
+// showed it was alive (roomstore: every lease renewal, and the hand-over at a graceful
 // shutdown). A room restored or taken over from another node charges the side to move
 // for its turn up to that time and not for the downtime after it (State.Resume);
 // without it the turn restarts.

@@ -10,20 +10,20 @@ import (
 	"time"
 
 	"github.com/gomoku-arena/gomoku/room"
-	"github.com/gomoku-arena/gomoku/room/redisstore"
-	"github.com/gomoku-arena/gomoku/room/roomredis"
+	"github.com/gomoku-arena/gomoku/room/eventlog"
+	"github.com/gomoku-arena/gomoku/room/roomstore"
 )
 
 // cluster makes a node one of several on one Redis (issue 8): every live room on this
 // node follows the events other nodes append (Redis pub/sub through one Hub, then
-// Room.Sync), and room leases (roomredis.LeaseKeeper) make each room's clocks and AI seats
+// Room.Sync), and room leases (roomstore.LeaseKeeper) make each room's clocks and AI seats
 // run on exactly one node; a room whose lease is elsewhere runs passive here. Presence
 // and AI progress travel between the nodes' copies too (cluster_presence.go).
 type cluster struct {
 	node   string
-	hub    *redisstore.Hub
-	rs     *redisstore.Store
-	keeper *roomredis.LeaseKeeper
+	hub    *eventlog.Hub
+	rs     *eventlog.Store
+	keeper *roomstore.LeaseKeeper
 	log    *slog.Logger
 
 	out         *outbox
@@ -40,7 +40,7 @@ type cluster struct {
 }
 
 // newCluster prepares the wiring; call setOptions before room.NewManager and start after.
-func newCluster(st *roomredis.Store, node string, leaseTTL, presenceTTL time.Duration, log *slog.Logger) *cluster {
+func newCluster(st *roomstore.Store, node string, leaseTTL, presenceTTL time.Duration, log *slog.Logger) *cluster {
 	if node == "" {
 		node = nodeID()
 	}
@@ -48,7 +48,7 @@ func newCluster(st *roomredis.Store, node string, leaseTTL, presenceTTL time.Dur
 	return &cluster{
 		node: node, hub: st.Redis().NewHub(), rs: st.Redis(), log: log.With("node", node),
 		out: newOutbox(), beatEvery: presenceTTL / 3, presenceTTL: presenceTTL,
-		keeper: roomredis.NewLeaseKeeper(st, node, leaseTTL, log.With("component", "lease")),
+		keeper: roomstore.NewLeaseKeeper(st, node, leaseTTL, log.With("component", "lease")),
 		ctx:    ctx, cancel: cancel, rooms: map[*room.Room]bool{},
 	}
 }

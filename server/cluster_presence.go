@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/gomoku-arena/gomoku/room"
-	"github.com/gomoku-arena/gomoku/room/redisstore"
+	"github.com/gomoku-arena/gomoku/room/eventlog"
 )
 
 // Presence and AI progress between nodes (room/nodes.go). Each node publishes, on a
@@ -101,7 +101,7 @@ func (o *outbox) take(node string) map[string][]nodeMsg {
 
 // publishLoop publishes the outbox until ctx ends. A failed publish is dropped: the
 // heartbeat repeats presence, and AI progress is superseded within a tenth of a second.
-func (c *cluster) publishLoop(ctx context.Context, rs *redisstore.Store) {
+func (c *cluster) publishLoop(ctx context.Context, rs *eventlog.Store) {
 	for {
 		select {
 		case <-ctx.Done():

@@ -33,8 +33,8 @@
 //   - conn.go, wire.go: one WebSocket connection = the handler goroutine reading plus one
 //     writer goroutine; bounded send queue, write deadlines, ping/pong, read limit,
 //     token-bucket rate limit, per-IP cap and Origin allow-list (limits.go).
-//   - rooms.go: ManagerRooms adapts room.Manager (store: room/roomredis over
-//     room/redisstore); record.go writes PSQ and SGF records; open.go builds it all and
+//   - rooms.go: ManagerRooms adapts room.Manager (store: room/roomstore over
+//     room/eventlog); record.go writes PSQ and SGF records; open.go builds it all and
 //     restores unfinished rooms at start-up; migrate.go runs migrations.
 //   - metrics.go: Prometheus metrics on the server's own registry (GET /metrics).
 //

@@ -2,7 +2,7 @@ package server
 
 import (
 	"github.com/gomoku-arena/gomoku/engine"
-	"github.com/gomoku-arena/gomoku/room/extengine"
+	"github.com/gomoku-arena/gomoku/engine/extengine"
 )
 
 // externalPlayer makes a configured external (Gomocup) engine seat: argv is the

@@ -10,8 +10,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/gomoku-arena/gomoku/migrations"
-	"github.com/gomoku-arena/gomoku/room/redisstore"
-	"github.com/gomoku-arena/gomoku/room/roomredis"
+	"github.com/gomoku-arena/gomoku/room/eventlog"
+	"github.com/gomoku-arena/gomoku/room/roomstore"
 )
 
 // migrate applies pending migrations at start-up (one node at a time: the migrations
@@ -56,7 +56,7 @@ func migrateStatus(ctx context.Context, c redis.UniversalClient, out io.Writer) 
 	return nil
 }
 
-// roomStore returns the room event store on Redis (room/roomredis over room/redisstore).
-func roomStore(c redis.UniversalClient, cfg Config) *roomredis.Store {
-	return roomredis.New(redisstore.New(c, redisstore.WithRetention(cfg.Retention), redisstore.WithLogger(cfg.Logger)))
+// roomStore returns the room event store on Redis (room/roomstore over room/eventlog).
+func roomStore(c redis.UniversalClient, cfg Config) *roomstore.Store {
+	return roomstore.New(eventlog.New(c, eventlog.WithRetention(cfg.Retention), eventlog.WithLogger(cfg.Logger)))
 }

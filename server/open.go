@@ -9,7 +9,7 @@ import (
 
 	"github.com/gomoku-arena/gomoku/engine"
 	"github.com/gomoku-arena/gomoku/room"
-	"github.com/gomoku-arena/gomoku/room/redisstore"
+	"github.com/gomoku-arena/gomoku/room/eventlog"
 )
 
 // New builds the production server from cfg: it opens Redis (an embedded in-memory one
@@ -23,7 +23,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if log == nil {
 		return nil, fmt.Errorf("server: Config.Logger is required by New")
 	}
-	client, closeRedis, embedded, err := redisstore.Open(ctx, cfg.RedisURL, log)
+	client, closeRedis, embedded, err := eventlog.Open(ctx, cfg.RedisURL, log)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +163,7 @@ func seatValidator(engines map[string]string) func(room.SeatSpec) error {
 
 // Migrate applies pending migrations (gomokud migrate).
 func Migrate(ctx context.Context, cfg Config, out io.Writer) error {
-	client, closeRedis, _, err := redisstore.Open(ctx, cfg.RedisURL, cfg.Logger)
+	client, closeRedis, _, err := eventlog.Open(ctx, cfg.RedisURL, cfg.Logger)
 	if err != nil {
 		return err
 	}
@@ -173,7 +173,7 @@ func Migrate(ctx context.Context, cfg Config, out io.Writer) error {
 
 // MigrateStatus prints the schema version and pending migrations (gomokud migrate status).
 func MigrateStatus(ctx context.Context, cfg Config, out io.Writer) error {
-	client, closeRedis, _, err := redisstore.Open(ctx, cfg.RedisURL, cfg.Logger)
+	client, closeRedis, _, err := eventlog.Open(ctx, cfg.RedisURL, cfg.Logger)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/gomoku-arena/gomoku/room/redisstore/redistest"
+	"github.com/gomoku-arena/gomoku/room/eventlog/redistest"
 )
 
 // realRedis starts a redis-server for the test (GOMOKU_INTEGRATION=1).

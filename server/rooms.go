@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/gomoku-arena/gomoku/room"
-	"github.com/gomoku-arena/gomoku/room/redisstore"
+	"github.com/gomoku-arena/gomoku/room/eventlog"
 )
 
 // ManagerRooms adapts a room.Manager (and its Store) to Rooms.
@@ -89,7 +89,7 @@ func (a *ManagerRooms) List(ctx context.Context, q ListQuery) (ListPage, error) 
 	if l, ok := a.M.Store().(room.Lister); ok {
 		var err error
 		sums, next, err = l.List(ctx, room.ListQuery{Status: q.Status, Cursor: q.Cursor, Limit: q.Limit})
-		if errors.Is(err, redisstore.ErrBadRequest) {
+		if errors.Is(err, eventlog.ErrBadRequest) {
 			return ListPage{}, Errorf(CodeBadRequest, `bad "cursor": use next_cursor from the previous page`)
 		}
 		if err != nil {

@@ -17,7 +17,7 @@ import (
 
 	"github.com/gomoku-arena/gomoku/engine"
 	"github.com/gomoku-arena/gomoku/engine/baseline"
-	"github.com/gomoku-arena/gomoku/room/extengine/gomocup"
+	"github.com/gomoku-arena/gomoku/engine/gomocup"
 )
 
 var brainPath string

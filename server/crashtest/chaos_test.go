@@ -12,7 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gomoku-arena/gomoku/room/redisstore/redistest"
+	"github.com/gomoku-arena/gomoku/room/eventlog/redistest"
 )
 
 // nodeFlag returns gomokud's node-id flag name (e.g. "node" or "node-id") from -h, or "".
@@ -59,8 +59,8 @@ func startNodes(t *testing.T, redisURL string, n int) []*Node {
 	}
 	if !wired && os.Getenv("CRASHTEST_FORCE_MULTINODE") != "1" {
 		t.Skip("MISSING: multi-node is not wired in gomokud: no node id flag in `gomokud -h` and no " +
-			"\"node started\" log line; server/open.go must use roomredis.LeaseKeeper (room.Options.Lease, Run, " +
-			"ReleaseAll) and Room.Sync on pub/sub notifications (redisstore Hub). " +
+			"\"node started\" log line; server/open.go must use roomstore.LeaseKeeper (room.Options.Lease, Run, " +
+			"ReleaseAll) and Room.Sync on pub/sub notifications (eventlog Hub). " +
 			"Set CRASHTEST_FORCE_MULTINODE=1 to run it anyway")
 	}
 	return nodes

@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/gomoku-arena/gomoku/room/redisstore/redistest"
+	"github.com/gomoku-arena/gomoku/room/eventlog/redistest"
 )
 
 // fakeBrain writes a shell Gomocup brain: it answers START with OK and each request to

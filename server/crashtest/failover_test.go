@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/gomoku-arena/gomoku/room/redisstore/redistest"
+	"github.com/gomoku-arena/gomoku/room/eventlog/redistest"
 )
 
 // failoverBound is how long a room may be unavailable after its Redis Cluster master

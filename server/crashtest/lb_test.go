@@ -16,7 +16,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gomoku-arena/gomoku/room/redisstore/redistest"
+	"github.com/gomoku-arena/gomoku/room/eventlog/redistest"
 	"github.com/gomoku-arena/gomoku/server/crashtest/composecfg"
 )
 

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gomoku-arena/gomoku/room/redisstore/redistest"
+	"github.com/gomoku-arena/gomoku/room/eventlog/redistest"
 )
 
 // gomokudBin is the gomokud binary built once by TestMain, or $CRASHTEST_GOMOKUD (empty

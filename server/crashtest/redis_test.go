@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/gomoku-arena/gomoku/room/redisstore/redistest"
+	"github.com/gomoku-arena/gomoku/room/eventlog/redistest"
 )
 
 // TestRedisRestartDuringPlay is issue 5's "Redis restart during play" against real
@@ -170,7 +170,7 @@ func TestUnavailableMessageHidesInternals(t *testing.T) {
 	require.Equal(t, "unavailable", r.Code, "%+v", r)
 	rs.Restart()
 	t.Logf("unavailable message: %q", r.Message)
-	for _, leak := range []string{rs.Addr(), "dial tcp", "redisstore", id} {
+	for _, leak := range []string{rs.Addr(), "dial tcp", "eventlog", id} {
 		if strings.Contains(r.Message, leak) {
 			t.Fatalf("the unavailable message sent to the client contains %q: %q", leak, r.Message)
 		}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/gomoku-arena/gomoku/engine"
 	"github.com/gomoku-arena/gomoku/engine/baseline"
+	"github.com/gomoku-arena/gomoku/engine/extengine"
 	"github.com/gomoku-arena/gomoku/engine/mcts"
-	"github.com/gomoku-arena/gomoku/room/extengine"
 )
 
 // ErrBadSpec is returned for a spec that names no player.

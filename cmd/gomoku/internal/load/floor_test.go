@@ -16,9 +16,9 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gomoku-arena/gomoku/room/redisstore"
-	"github.com/gomoku-arena/gomoku/room/redisstore/redistest"
-	"github.com/gomoku-arena/gomoku/room/roomredis"
+	"github.com/gomoku-arena/gomoku/room/eventlog"
+	"github.com/gomoku-arena/gomoku/room/eventlog/redistest"
+	"github.com/gomoku-arena/gomoku/room/roomstore"
 )
 
 // Frame sizes of the floor's messages: about what a move costs on the wire (a move
@@ -60,11 +60,11 @@ func BenchmarkMoveFloor(b *testing.B) {
 			url = redistest.Start(b).URL()
 		}
 		ctx := context.Background()
-		c, closeFn, _, err := redisstore.Open(ctx, url, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		c, closeFn, _, err := eventlog.Open(ctx, url, slog.New(slog.NewTextHandler(io.Discard, nil)))
 		require.NoError(b, err)
 		defer closeFn()
-		rs := redisstore.New(c)
-		st := roomredis.New(rs)
+		rs := eventlog.New(c)
+		st := roomstore.New(rs)
 		prefix := fmt.Sprintf("loadfloor%d-", time.Now().UnixNano())
 		rooms := make([]*rawRoom, games)
 		for g := range rooms {

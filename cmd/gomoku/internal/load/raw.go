@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/gomoku-arena/gomoku/room"
-	"github.com/gomoku-arena/gomoku/room/redisstore"
-	"github.com/gomoku-arena/gomoku/room/roomredis"
+	"github.com/gomoku-arena/gomoku/room/eventlog"
+	"github.com/gomoku-arena/gomoku/room/roomstore"
 )
 
 // RawResult is the throughput of the store's append script called directly, without the
@@ -31,10 +31,10 @@ type RawResult struct {
 }
 
 // RawAppend appends one move event per call (with the room summary as snapshot fields and
-// the lobby touch, exactly what the server writes per move: room/roomredis.Store.Append
-// over redisstore's Lua script) from `writers` goroutines, each owning a fresh room, for
+// the lobby touch, exactly what the server writes per move: room/roomstore.Store.Append
+// over eventlog's Lua script) from `writers` goroutines, each owning a fresh room, for
 // d; the rooms are deleted afterwards. The Redis client is opened like the server's
-// (redisstore.Open, same URL options).
+// (eventlog.Open, same URL options).
 //
 // With unbatched, the store sends every append on its own round trip (group commit
 // off); otherwise appends of the writers share pipelines, as the server's rooms do.
@@ -43,17 +43,17 @@ func RawAppend(ctx context.Context, url string, writers int, d time.Duration, un
 	if writers < 1 {
 		writers = 1
 	}
-	c, closeFn, _, err := redisstore.Open(ctx, url, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	c, closeFn, _, err := eventlog.Open(ctx, url, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		return res, err
 	}
 	defer closeFn()
-	var opts []redisstore.Option
+	var opts []eventlog.Option
 	if unbatched {
-		opts = append(opts, redisstore.WithAppendPipelines(-1))
+		opts = append(opts, eventlog.WithAppendPipelines(-1))
 	}
-	rs := redisstore.New(c, opts...)
-	st := roomredis.New(rs)
+	rs := eventlog.New(c, opts...)
+	st := roomstore.New(rs)
 	if err := rs.Ping(ctx); err != nil {
 		return res, fmt.Errorf("load: raw redis: %w", err)
 	}
@@ -100,7 +100,7 @@ func RawAppend(ctx context.Context, url string, writers int, d time.Duration, un
 // rawRoom is one room written the way the server writes a game: created with its
 // summary, then one move event per append (random legal moves, a new game every 200).
 type rawRoom struct {
-	st  *roomredis.Store
+	st  *roomstore.Store
 	id  string
 	sum room.Summary
 	b   *Board
@@ -109,7 +109,7 @@ type rawRoom struct {
 }
 
 // newRawRoom creates room id in st.
-func newRawRoom(ctx context.Context, st *roomredis.Store, id string, seed uint64) (*rawRoom, error) {
+func newRawRoom(ctx context.Context, st *roomstore.Store, id string, seed uint64) (*rawRoom, error) {
 	now := time.Now().UnixMilli()
 	sum := room.Summary{ID: id, Status: "live", Public: true, Rule: "freestyle", Size: 15,
 		Black: room.SeatSummary{Kind: "human", PlayerID: "p_0123456789abcdef", Name: "load-black"},

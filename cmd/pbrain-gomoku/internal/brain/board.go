@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/gomoku-arena/gomoku/engine"
-	"github.com/gomoku-arena/gomoku/room/extengine/gomocup"
+	"github.com/gomoku-arena/gomoku/engine/gomocup"
 )
 
 // Position errors of BOARD and TAKEBACK.

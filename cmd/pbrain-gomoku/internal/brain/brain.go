@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/gomoku-arena/gomoku/engine"
-	"github.com/gomoku-arena/gomoku/room/extengine/gomocup"
+	"github.com/gomoku-arena/gomoku/engine/gomocup"
 )
 
 // Config configures a brain.
