@@ -120,3 +120,54 @@ func (b *Board) openThree(p, d Point) bool {
 	}
 	return false
 }
+
+// ForbiddenPoint is an empty point black may not play under renju, and why.
+type ForbiddenPoint struct {
+	Point Point
+	Kind  Forbidden
+}
+
+// ForbiddenPoints returns black's forbidden points on b, row by row from a1, whatever the
+// side to move; nil under other rules. Points whose lines hold too few black stones to
+// form two threes, two fours or six in a row are skipped without the full check.
+func (b *Board) ForbiddenPoints() []ForbiddenPoint {
+	if b.rule != Renju {
+		return nil
+	}
+	var out []ForbiddenPoint
+	for y := 0; y < b.size; y++ {
+		for x := 0; x < b.size; x++ {
+			p := Point{x, y}
+			if b.cells[y*b.size+x] != Empty || !b.mayBeForbidden(p) {
+				continue
+			}
+			if k := b.forbiddenKind(p); k != NotForbidden {
+				out = append(out, ForbiddenPoint{Point: p, Kind: k})
+			}
+		}
+	}
+	return out
+}
+
+// mayBeForbidden reports whether the black stones within four points of p along its
+// lines could make p forbidden: two threes need two lines with two stones each, two
+// fours two lines with three or one line with four, an overline one line with five
+// (four of them within reach).
+func (b *Board) mayBeForbidden(p Point) bool {
+	lines := 0
+	for _, d := range directions {
+		n := 0
+		for k := -4; k <= 4; k++ {
+			if k != 0 && b.at(p, d, k) == Black {
+				n++
+			}
+		}
+		if n >= 4 {
+			return true
+		}
+		if n >= 2 {
+			lines++
+		}
+	}
+	return lines >= 2
+}

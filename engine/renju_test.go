@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -56,5 +57,38 @@ func TestRenjuForbiddenKnownAnswers(t *testing.T) {
 			b.rule = Freestyle
 			assert.Equal(t, NotForbidden, b.ForbiddenAt(p))
 		})
+	}
+}
+
+// TestForbiddenPointsMatchesForbiddenAt checks the skipping of ForbiddenPoints against a
+// full ForbiddenAt scan over random renju positions.
+func TestForbiddenPointsMatchesForbiddenAt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	found := 0
+	for g := 0; g < 300; g++ {
+		b := compactGame(t, rng, Renju, 10+rng.IntN(30))
+		var want []ForbiddenPoint
+		for y := 0; y < b.Size(); y++ {
+			for x := 0; x < b.Size(); x++ {
+				if k := b.ForbiddenAt(Point{x, y}); k != NotForbidden {
+					want = append(want, ForbiddenPoint{Point{x, y}, k})
+				}
+			}
+		}
+		require.Equal(t, want, b.ForbiddenPoints(), "game %d: %v", g, b.Moves())
+		found += len(want)
+	}
+	require.Greater(t, found, 20, "the random positions contain forbidden points")
+	free, err := BoardFromMoves(15, Freestyle, mustPoints(t, "f8 a1 g8 a3 h6 a5 h7 a7"))
+	require.NoError(t, err)
+	require.Nil(t, free.ForbiddenPoints(), "only renju forbids")
+}
+
+func BenchmarkForbiddenPoints(b *testing.B) {
+	bd, err := BoardFromMoves(15, Renju, mustPoints(b, "h8 h9 i8 g9 j9 i9 g7 f6 i7 j10 h6 g5 k8 l9 i5 i6"))
+	require.NoError(b, err)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		_ = bd.ForbiddenPoints()
 	}
 }

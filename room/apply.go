@@ -90,6 +90,9 @@ func (a *applier) emit(e Event) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrInternal, err)
 	}
+	if e.Kind == EvMove || e.Kind == EvTakeback {
+		e.Forbidden = s.Forbidden()
+	}
 	a.s = s
 	a.events = append(a.events, e)
 	return nil

@@ -16,12 +16,12 @@ const (
 	EvSeated            EventKind = "seated"             // Color, Player
 	EvLeft              EventKind = "left"               // Color, Player: a seat was vacated
 	EvStarted           EventKind = "started"            // Clock
-	EvMove              EventKind = "move"               // Color, Point, Ply, ClockMS, Clock
+	EvMove              EventKind = "move"               // Color, Point, Ply, ClockMS, Clock, Forbidden
 	EvDrawOffered       EventKind = "draw_offered"       // Color
 	EvDrawDeclined      EventKind = "draw_declined"      // Color (who declined)
 	EvTakebackRequested EventKind = "takeback_requested" // Color
 	EvTakebackDeclined  EventKind = "takeback_declined"  // Color (who declined)
-	EvTakeback          EventKind = "takeback"           // Color (requester), Plies, Clock
+	EvTakeback          EventKind = "takeback"           // Color (requester), Plies, Clock, Forbidden
 	EvChat              EventKind = "chat"               // Color or Name, Text
 	EvGameOver          EventKind = "game_over"          // Result, Reason, Line, Clock
 	EvRematchOffered    EventKind = "rematch_offered"    // Color
@@ -74,6 +74,9 @@ type Event struct {
 	Reason   string    `json:"reason,omitempty"`
 	Line     []string  `json:"line,omitempty"`
 	Clock    *Clocks   `json:"clock,omitempty"`
+	// Forbidden (move, takeback) lists black's renju forbidden points in the position
+	// after the event (State.Forbidden); empty when none apply.
+	Forbidden []ForbiddenPoint `json:"forbidden,omitempty"`
 }
 
 // Time returns At as a time.Time.
@@ -94,6 +97,7 @@ func (e Event) clone() Event {
 		e.Clock = &c
 	}
 	e.Line = append([]string(nil), e.Line...)
+	e.Forbidden = append([]ForbiddenPoint(nil), e.Forbidden...)
 	return e
 }
 

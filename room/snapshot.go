@@ -37,9 +37,11 @@ type Snapshot struct {
 	Result          string         `json:"result,omitempty"`
 	Reason          string         `json:"reason,omitempty"`
 	Line            []string       `json:"line,omitempty"`
-	Presence        *Presence      `json:"presence,omitempty"` // filled in by the actor
-	CreatedAt       int64          `json:"created_at"`
-	UpdatedAt       int64          `json:"updated_at"`
+	// Forbidden lists black's renju forbidden points while black is to move (State.Forbidden).
+	Forbidden []ForbiddenPoint `json:"forbidden,omitempty"`
+	Presence  *Presence        `json:"presence,omitempty"` // filled in by the actor
+	CreatedAt int64            `json:"created_at"`
+	UpdatedAt int64            `json:"updated_at"`
 }
 
 func colorName(c engine.Color) string {
@@ -57,7 +59,7 @@ func (s State) Snapshot(now time.Time) Snapshot {
 		Black: s.Seat(engine.Black), White: s.Seat(engine.White), Moves: s.Moves(), Ply: s.Ply(),
 		ToMove: colorName(s.ToMove()), DrawOffer: colorName(s.drawOffer),
 		TakebackRequest: colorName(s.takeback), RematchOffer: colorName(s.rematch),
-		Result: res, Reason: reason, Line: line, CreatedAt: s.createdAt, UpdatedAt: s.updatedAt,
+		Result: res, Reason: reason, Line: line, Forbidden: s.Forbidden(), CreatedAt: s.createdAt, UpdatedAt: s.updatedAt,
 	}
 	if snap.Moves == nil {
 		snap.Moves = []string{}
