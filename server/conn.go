@@ -153,15 +153,7 @@ func (c *conn) serve() {
 		}
 	}()
 	c.start()
-	rc, _ := c.ws.NetConn().(*readConn)
-	for {
-		// Between messages the reader waits here, with a small stack (readconn.go).
-		if rc != nil {
-			rc.waitReadable()
-		}
-		if !c.readOne(rc) {
-			return
-		}
+	for c.readOne() {
 	}
 }
 
@@ -194,14 +186,11 @@ func (c *conn) start() {
 }
 
 // readOne reads and handles one message; false when the reader must stop.
-func (c *conn) readOne(rc *readConn) bool {
+func (c *conn) readOne() bool {
 	_, data, err := c.ws.ReadMessage()
 	if err != nil {
 		c.readFailed(err)
 		return false
-	}
-	if rc != nil {
-		rc.messageRead()
 	}
 	if c.helloSeen {
 		_ = c.ws.SetReadDeadline(time.Now().Add(pongWait))

@@ -345,7 +345,7 @@ func (s *Server) websocket(c echo.Context) error {
 	if !s.ipConns.acquire(ip) {
 		return Errorf(CodeTooManyConns, "too many connections from your address (max %d)", s.cfg.MaxConnsPerIP)
 	}
-	ws, err := s.upgrader.Upgrade(wsHijacker{c.Response()}, r, nil)
+	ws, err := s.upgrader.Upgrade(c.Response(), r, nil)
 	if err != nil {
 		s.ipConns.release(ip)
 		return nil // the upgrader already answered
