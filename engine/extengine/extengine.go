@@ -239,6 +239,19 @@ func (e *Engine) start(ctx context.Context, b *engine.Board) error {
 	return nil
 }
 
+// Prepare starts the brain and opens a game of the given size and rule, so that a slow
+// start (a brain allocating its hash table) is not charged to the first move. Play
+// starts the brain itself when Prepare was not called.
+func (e *Engine) Prepare(ctx context.Context, size int, rule engine.Rule) error {
+	b, err := engine.BoardFromMoves(size, rule, nil)
+	if err != nil {
+		return err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.start(ctx, b)
+}
+
 // Play implements engine.Player.
 func (e *Engine) Play(ctx context.Context, b *engine.Board, limits engine.Limits, _ func(engine.Info)) (engine.Result, error) {
 	e.mu.Lock()

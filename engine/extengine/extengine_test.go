@@ -166,3 +166,30 @@ func TestPauseBetweenCommands(t *testing.T) {
 	// once, then BEGIN: at least one pause elapsed.
 	assert.GreaterOrEqual(t, time.Since(start), 150*time.Millisecond)
 }
+
+func TestPrepareStartsOffTheClock(t *testing.T) {
+	// The brain needs 400 ms to answer START, more than the move's context allows:
+	// started by Prepare, the first move is in time.
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	script := `#!/bin/sh
+echo $$ > ` + pidFile + `
+while read -r line; do
+  case "$line" in
+    START*) sleep 0.4; echo OK ;;
+    BEGIN*|TURN*|DONE*) echo 8,8 ;;
+  esac
+done
+`
+	path := filepath.Join(t.TempDir(), "pbrain-slowstart")
+	require.NoError(t, os.WriteFile(path, []byte(script), 0o755))
+	e := New(Config{Path: path, Pause: 5 * time.Millisecond})
+	defer e.Close()
+	require.NoError(t, e.Prepare(context.Background(), 15, engine.Freestyle))
+	b, _ := engine.NewBoard(15, engine.Freestyle)
+	require.NoError(t, b.Play(engine.Point{X: 7, Y: 7}))
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	res, err := e.Play(ctx, b, engine.Limits{Time: 100 * time.Millisecond}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, engine.Point{X: 8, Y: 6}, res.Move, "Gomocup 8,8 with y from the top")
+}

@@ -174,6 +174,12 @@ func writeGame(cfg Config, g Game) error {
 	return f.Close()
 }
 
+// preparer is a player with a slow start (an external brain) that the match starts
+// before the game, off the clock.
+type preparer interface {
+	Prepare(ctx context.Context, size int, rule engine.Rule) error
+}
+
 // errCancelled reports a game abandoned because the match stopped.
 var errCancelled = errors.New("match: cancelled")
 
@@ -195,6 +201,21 @@ func playGame(ctx context.Context, cfg Config, i int) (Game, error) {
 	board, err := engine.BoardFromMoves(cfg.Size, cfg.Rule, op.Moves)
 	if err != nil {
 		return g, err
+	}
+	for _, side := range []engine.Color{engine.Black, engine.White} {
+		p := black
+		if side == engine.White {
+			p = white
+		}
+		if pr, ok := p.(preparer); ok {
+			if err := pr.Prepare(ctx, cfg.Size, cfg.Rule); err != nil {
+				if ctx.Err() != nil {
+					return g, errCancelled
+				}
+				g.Winner, g.Reason = side.Opponent(), "error: "+err.Error()
+				return g, nil
+			}
+		}
 	}
 	g.Moves = append(g.Moves, op.Moves...)
 	g.MoveTimes = make([]int64, len(op.Moves))

@@ -181,3 +181,50 @@ func TestRunSPRTStops(t *testing.T) {
 	assert.Equal(t, stats.AcceptH1, sum.SPRT)
 	assert.Less(t, sum.Games, 1000)
 }
+
+// slowStart is a scripted player whose start is slower than a move may take: the match
+// must start it off the clock (Prepare), or fail it when the start fails.
+type slowStart struct {
+	scripted
+	start    time.Duration
+	startErr error
+	prepared bool
+}
+
+func (s *slowStart) Prepare(ctx context.Context, size int, rule engine.Rule) error {
+	time.Sleep(s.start)
+	s.prepared = true
+	return s.startErr
+}
+
+func (s *slowStart) Play(ctx context.Context, b *engine.Board, l engine.Limits, p func(engine.Info)) (engine.Result, error) {
+	if !s.prepared {
+		return engine.Result{}, errors.New("not prepared")
+	}
+	return s.scripted.Play(ctx, b, l, p)
+}
+
+func TestRunPreparesSlowStarters(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		startErr error
+		want     stats.Result
+		reason   string
+	}{
+		{"slow start is off the clock", nil, stats.Result{Wins: 1, Losses: 1}, "five"},
+		{"failed start forfeits", errors.New("no table"), stats.Result{Losses: 2}, "error: no table"},
+	} {
+		var reasons []string
+		sum, err := Run(context.Background(), Config{
+			A: func(uint64) engine.Player {
+				return &slowStart{scripted: scripted{name: "slow"}, start: 300 * time.Millisecond, startErr: tc.startErr}
+			},
+			B:     func(uint64) engine.Player { return &scripted{name: "fast"} },
+			Games: 2, Size: 15, Rule: engine.Freestyle, MoveTime: 50 * time.Millisecond, Grace: 50 * time.Millisecond,
+			OnGame: func(g Game, _ Summary) { reasons = append(reasons, g.Reason) },
+		})
+		require.NoError(t, err, tc.name)
+		assert.Equal(t, tc.want, sum.Total, tc.name)
+		assert.Equal(t, []string{tc.reason, tc.reason}, reasons, tc.name)
+	}
+}
