@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"strings"
 	"time"
 )
@@ -47,8 +48,12 @@ type Config struct {
 	// after its last report; it reports every third of it, so a dead node's players are
 	// counted as gone within about PresenceTTL (default 15 s; flag -presence-ttl).
 	PresenceTTL time.Duration
-	// TrustProxy makes the client IP come from X-Forwarded-For / X-Real-IP (behind a load balancer).
-	TrustProxy bool
+	// TrustedProxies are the address ranges of the load balancers in front of the server
+	// (flag -trusted-proxies, env GOMOKU_TRUSTED_PROXIES). A request from one of them has
+	// its client IP (rate limits, per-IP cap, logs) taken from X-Forwarded-For: the
+	// rightmost entry that is not itself a trusted proxy, so a client cannot forge it.
+	// Empty (the default): X-Forwarded-For is ignored and the peer address is the client.
+	TrustedProxies []netip.Prefix
 	// RateLimit is the sustained number of WebSocket commands per second per connection;
 	// RateBurst the bucket size.
 	RateLimit float64
@@ -126,6 +131,27 @@ func ParseEngine(s string) (name, command string, err error) {
 		return "", "", fmt.Errorf("server: engine %q: want name=command", s)
 	}
 	return name, command, nil
+}
+
+// ParseTrustedProxies parses a comma-separated list of CIDR ranges or single addresses
+// ("10.0.0.0/8, 192.168.1.7") into Config.TrustedProxies.
+func ParseTrustedProxies(s string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		if a, err := netip.ParseAddr(f); err == nil {
+			out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+			continue
+		}
+		p, err := netip.ParsePrefix(f)
+		if err != nil {
+			return nil, fmt.Errorf("server: trusted proxy %q: want an address or CIDR range", f)
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
 }
 
 func validEngineName(s string) bool {

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"os"
 	"strings"
 	"testing"
@@ -38,7 +39,10 @@ type envOpt func(*Config, *room.Options)
 
 // clusterKey marks an env whose node takes part in a multi-node deployment (leases and
 // cross-node fan-out), set by withCluster.
-var withCluster envOpt = func(c *Config, _ *room.Options) { c.TrustProxy = true }
+var withCluster envOpt = func(c *Config, _ *room.Options) { c.TrustedProxies = clusterProxies }
+
+// clusterProxies is a cluster node's load balancer (on loopback, as in the tests).
+var clusterProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
 
 // backends lists the Redis backends the integration tests run against: miniredis
 // always, a real redis-server with GOMOKU_INTEGRATION=1.
@@ -83,7 +87,7 @@ func newEnv(t *testing.T, rc redis.UniversalClient, opts ...envOpt) *testEnv {
 	store := roomStore(rc, cfg)
 	var cl *cluster
 	rooms := &ManagerRooms{}
-	if cfg.TrustProxy { // withCluster
+	if cfg.TrustedProxies != nil { // withCluster
 		cl = newCluster(store, "", 2*time.Second, cfg.PresenceTTL, cfg.Logger)
 		cl.setOptions(&ro)
 		rooms.Watch = cl.watch

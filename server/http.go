@@ -24,7 +24,7 @@ func (s *Server) routes() *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.httpError
-	e.IPExtractor = func(r *http.Request) string { return clientIP(r, s.cfg.TrustProxy) }
+	e.IPExtractor = ipExtractor(s.cfg.TrustedProxies)
 	e.Use(s.recoverMW, s.accessLog)
 
 	api := e.Group("/api")

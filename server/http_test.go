@@ -124,7 +124,7 @@ func TestHTTPAPI(t *testing.T) {
 	code, body, _ = get("/metrics")
 	require.Equal(t, http.StatusOK, code)
 	for _, name := range []string{"gomoku_ws_connections", "gomoku_moves_total", "gomoku_move_latency_seconds_bucket",
-		"gomoku_slow_consumers_dropped_total", "gomoku_errors_total{code=\"bad_request\"}", "gomoku_redis_latency_seconds"} {
+		"gomoku_slow_consumers_dropped_total", "gomoku_errors_total{code=\"bad_request\"}", "gomoku_redis_latency_seconds", "gomoku_rooms_live"} {
 		require.Contains(t, body, name)
 	}
 	for _, p := range []string{"/", "/r/" + open} {

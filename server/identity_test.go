@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"testing"
 
@@ -120,11 +121,54 @@ func TestIPLimiter(t *testing.T) {
 }
 
 func TestClientIP(t *testing.T) {
-	r := httptest.NewRequest("GET", "/", nil)
-	r.RemoteAddr = "10.0.0.1:5555"
-	r.Header.Set("X-Forwarded-For", "1.2.3.4, 10.0.0.9")
-	require.Equal(t, "10.0.0.1", clientIP(r, false))
-	require.Equal(t, "1.2.3.4", clientIP(r, true))
+	lb := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("fd00::/8")}
+	for _, tc := range []struct {
+		name    string
+		trusted []netip.Prefix
+		peer    string
+		xff     []string // X-Forwarded-For header lines
+		want    string
+	}{
+		{"no proxies: the peer", nil, "203.0.113.5:5555", nil, "203.0.113.5"},
+		{"no proxies: XFF ignored", nil, "203.0.113.5:5555", []string{"1.2.3.4"}, "203.0.113.5"},
+		{"no proxies: private peer, XFF still ignored", nil, "10.0.0.1:5555", []string{"1.2.3.4"}, "10.0.0.1"},
+		{"via the proxy", lb, "10.0.0.1:5555", []string{"198.51.100.7"}, "198.51.100.7"},
+		{"via the proxy, no header", lb, "10.0.0.1:5555", nil, "10.0.0.1"},
+		{"forged entry left of the real one", lb, "10.0.0.1:5555", []string{"1.2.3.4, 198.51.100.7"}, "198.51.100.7"},
+		{"forged trusted-looking entry", lb, "10.0.0.1:5555", []string{"10.9.9.9, 198.51.100.7"}, "198.51.100.7"},
+		{"forged header line", lb, "10.0.0.1:5555", []string{"1.2.3.4", "198.51.100.7"}, "198.51.100.7"},
+		{"two proxies", lb, "10.0.0.1:5555", []string{"198.51.100.7, 10.0.0.2"}, "198.51.100.7"},
+		{"direct client forges XFF", lb, "203.0.113.5:5555", []string{"1.2.3.4"}, "203.0.113.5"},
+		{"direct client forges a proxy", lb, "203.0.113.5:5555", []string{"10.0.0.3"}, "203.0.113.5"},
+		{"garbage entry", lb, "10.0.0.1:5555", []string{"1.2.3.4, not-an-ip"}, "10.0.0.1"},
+		{"loopback not trusted unless listed", lb, "127.0.0.1:5555", []string{"1.2.3.4"}, "127.0.0.1"},
+		{"IPv6 proxy", lb, "[fd00::1]:5555", []string{"2001:db8::7"}, "2001:db8::7"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := httptest.NewRequest("GET", "/", nil)
+			r.RemoteAddr = tc.peer
+			for _, v := range tc.xff {
+				r.Header.Add("X-Forwarded-For", v)
+			}
+			require.Equal(t, tc.want, ipExtractor(tc.trusted)(r))
+		})
+	}
+}
+
+func TestParseTrustedProxies(t *testing.T) {
+	got, err := ParseTrustedProxies(" 10.0.0.0/8, 192.168.1.7 ,fd00::/8,10.1.2.3/16,")
+	require.NoError(t, err)
+	require.Equal(t, []netip.Prefix{
+		netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.168.1.7/32"),
+		netip.MustParsePrefix("fd00::/8"), netip.MustParsePrefix("10.1.0.0/16"),
+	}, got)
+	got, err = ParseTrustedProxies("")
+	require.NoError(t, err)
+	require.Empty(t, got)
+	for _, bad := range []string{"10.0.0.0/33", "example.com", "10.0.0", "*"} {
+		_, err := ParseTrustedProxies(bad)
+		require.Error(t, err, bad)
+	}
 }
 
 func TestConfigValidate(t *testing.T) {

@@ -3,9 +3,12 @@ package server
 import (
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"sync"
+
+	"github.com/labstack/echo/v4"
 )
 
 // ipLimiter caps concurrent WebSocket connections per client IP.
@@ -83,23 +86,22 @@ func (oc originChecker) check(r *http.Request) bool {
 	return oc.allowed[strings.ToLower(u.Scheme+"://"+u.Host)]
 }
 
-// clientIP returns the request's client IP: the connection's peer, or with trustProxy the
-// first X-Forwarded-For entry (else X-Real-IP).
-func clientIP(r *http.Request, trustProxy bool) string {
-	if trustProxy {
-		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
-			first, _, _ := strings.Cut(xff, ",")
-			if ip := net.ParseIP(strings.TrimSpace(first)); ip != nil {
-				return ip.String()
-			}
-		}
-		if ip := net.ParseIP(strings.TrimSpace(r.Header.Get("X-Real-IP"))); ip != nil {
-			return ip.String()
-		}
+// ipExtractor returns how the client IP of a request is found. Without trusted proxies
+// it is the connection's peer and X-Forwarded-For is ignored. With them, a request whose
+// peer is a trusted proxy has its client IP taken from X-Forwarded-For, read from the
+// right: the first address that is not a trusted proxy. Entries a client writes into the
+// header itself stand left of what the proxies append, so they are never reached while
+// an untrusted address (the client's real one) stands to their right.
+func ipExtractor(trusted []netip.Prefix) echo.IPExtractor {
+	if len(trusted) == 0 {
+		return echo.ExtractIPDirect()
 	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
+	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+	for _, p := range trusted {
+		p = p.Masked()
+		opts = append(opts, echo.TrustIPRange(&net.IPNet{
+			IP: net.IP(p.Addr().AsSlice()), Mask: net.CIDRMask(p.Bits(), p.Addr().BitLen()),
+		}))
 	}
-	return host
+	return echo.ExtractIPFromXFFHeader(opts...)
 }

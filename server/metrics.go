@@ -13,7 +13,7 @@ type Metrics struct {
 	Registry         *prometheus.Registry
 	Connections      prometheus.Gauge
 	ConnectionsTotal prometheus.Counter
-	Rooms            prometheus.Gauge
+	Rooms            prometheus.GaugeFunc // set by countRooms
 	Moves            prometheus.Counter
 	MoveLatency      prometheus.Histogram
 	AISearchTime     prometheus.Histogram
@@ -33,9 +33,6 @@ func newMetrics() *Metrics {
 		}),
 		ConnectionsTotal: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "gomoku_ws_connections_total", Help: "WebSocket connections accepted.",
-		}),
-		Rooms: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "gomoku_rooms_live", Help: "Rooms live on this node.",
 		}),
 		Moves: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "gomoku_moves_total", Help: "Moves acknowledged to WebSocket clients.",
@@ -70,10 +67,19 @@ func newMetrics() *Metrics {
 			Name: "gomoku_ws_messages_total", Help: "WebSocket client messages, by type.",
 		}, []string{"type"}),
 	}
-	r.MustRegister(m.Connections, m.ConnectionsTotal, m.Rooms, m.Moves, m.MoveLatency,
+	r.MustRegister(m.Connections, m.ConnectionsTotal, m.Moves, m.MoveLatency,
 		m.AISearchTime, m.AISearchNodes, m.RedisLatency, m.SlowConsumers, m.Errors, m.Messages,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
+}
+
+// countRooms registers gomoku_rooms_live, read from live at every scrape (no goroutine
+// polls it, so the figure is never stale).
+func (m *Metrics) countRooms(live func() int) {
+	m.Rooms = prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "gomoku_rooms_live", Help: "Rooms live on this node.",
+	}, func() float64 { return float64(live()) })
+	m.Registry.MustRegister(m.Rooms)
 }
 
 // ObserveAISearch records one finished AI search (wired into the room layer's hook).

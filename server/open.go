@@ -75,7 +75,6 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	cl.start(mgr)
 	client.AddHook(latencyHook{h: srv.metrics.RedisLatency})
-	srv.startGauges()
 	// Recovery is eager: the lease keeper's first round (at once) restores every game in
 	// play that no live node holds, so clocks and AI seats resume without waiting for a
 	// player; other rooms are restored lazily when someone opens them.
@@ -84,20 +83,6 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		log.Warn("EMBEDDED REDIS: games and players live in this process only and are LOST on restart")
 	}
 	return srv, nil
-}
-
-// startGauges refreshes gauges that are read from the room layer.
-func (s *Server) startGauges() {
-	go func() {
-		t := time.NewTicker(5 * time.Second)
-		defer t.Stop()
-		for range t.C {
-			if s.draining.Load() {
-				return
-			}
-			s.metrics.Rooms.Set(float64(s.rooms.Live()))
-		}
-	}()
 }
 
 // playerResolver makes engine players for machine seats: built-in levels, and external

@@ -85,6 +85,7 @@ func NewWith(cfg Config, deps Deps) (*Server, error) {
 		frames:  newFrameCache(),
 		clock:   &pingClock{},
 	}
+	s.metrics.countRooms(deps.Rooms.Live)
 	s.upgrader = websocket.Upgrader{
 		// Small read buffer (client frames are a few hundred bytes at most; larger ones,
 		// up to the read limit, take more reads); the 4 KiB buffer net/http allocated for

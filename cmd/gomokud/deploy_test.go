@@ -2,7 +2,7 @@ package main
 
 // Checks of the deployment files at the repository root (Dockerfile, docker-compose.yml
 // with the load balancer's Caddyfile inline) that need no Docker: the Dockerfile is
-// parsed with BuildKit's own parser, the compose file with a YAML parser, and the
+// read by readDockerfile (dockerfile_test.go), the compose file with a YAML parser, and the
 // Dockerfile's build commands are run as they are (CGO_ENABLED=0 go build of every
 // command it builds).
 
@@ -19,7 +19,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/moby/buildkit/frontend/dockerfile/parser"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
@@ -28,62 +27,6 @@ import (
 )
 
 const repoRoot = "../.."
-
-// instr is one Dockerfile instruction.
-type instr struct {
-	Cmd   string   // lower case: from, run, copy, ...
-	Flags []string // --from=build, --interval=10s, ...
-	Args  []string // arguments (exec form: the JSON array's elements)
-	JSON  bool     // exec form
-	Line  int
-}
-
-// stage is one FROM … block.
-type stage struct {
-	Base, Name string
-	Instrs     []instr
-}
-
-func (s stage) all(cmd string) []instr {
-	var out []instr
-	for _, in := range s.Instrs {
-		if in.Cmd == cmd {
-			out = append(out, in)
-		}
-	}
-	return out
-}
-
-func parseDockerfile(t *testing.T, path string) []stage {
-	t.Helper()
-	f, err := os.Open(path)
-	require.NoError(t, err)
-	defer f.Close()
-	res, err := parser.Parse(f)
-	require.NoError(t, err, "Dockerfile does not parse")
-	for _, w := range res.Warnings {
-		t.Errorf("Dockerfile parser warning: %s", w.Short)
-	}
-	var stages []stage
-	for _, n := range res.AST.Children {
-		in := instr{Cmd: strings.ToLower(n.Value), Flags: n.Flags, Line: n.StartLine, JSON: n.Attributes["json"]}
-		for a := n.Next; a != nil; a = a.Next {
-			in.Args = append(in.Args, a.Value)
-		}
-		if in.Cmd == "from" {
-			require.NotEmpty(t, in.Args, "FROM without an image at line %d", in.Line)
-			s := stage{Base: in.Args[0]}
-			if len(in.Args) == 3 && strings.EqualFold(in.Args[1], "as") {
-				s.Name = in.Args[2]
-			}
-			stages = append(stages, s)
-			continue
-		}
-		require.NotEmpty(t, stages, "instruction %s before the first FROM (line %d)", in.Cmd, in.Line)
-		stages[len(stages)-1].Instrs = append(stages[len(stages)-1].Instrs, in)
-	}
-	return stages
-}
 
 func flagValue(flags []string, name string) (string, bool) {
 	for _, f := range flags {

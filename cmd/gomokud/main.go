@@ -169,7 +169,7 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&c.NodeID, "node-id", env("GOMOKU_NODE_ID", ""), "stable unique id of this node for room leases; a node restarted with the same id resumes its rooms at once; empty: hostname + random (env GOMOKU_NODE_ID)")
 	fs.DurationVar(&c.LeaseTTL, "lease-ttl", envDur("GOMOKU_LEASE_TTL", c.LeaseTTL), "room lease lifetime; a dead node's rooms move to another node within about 4/3 of it (env GOMOKU_LEASE_TTL)")
 	fs.DurationVar(&c.PresenceTTL, "presence-ttl", envDur("GOMOKU_PRESENCE_TTL", c.PresenceTTL), "how long a node's connections count on the other nodes after its last report (every third of it); a dead node's players count as gone within it (env GOMOKU_PRESENCE_TTL)")
-	fs.BoolVar(&c.TrustProxy, "trust-proxy", env("GOMOKU_TRUST_PROXY", "") == "1" || env("GOMOKU_TRUST_PROXY", "") == "true", "take the client IP from X-Forwarded-For (behind a load balancer) (env GOMOKU_TRUST_PROXY)")
+	proxies := fs.String("trusted-proxies", env("GOMOKU_TRUSTED_PROXIES", ""), "comma-separated addresses or CIDR ranges of the load balancers in front; requests from them take the client IP from X-Forwarded-For (the rightmost untrusted entry); empty: X-Forwarded-For is ignored (env GOMOKU_TRUSTED_PROXIES)")
 	fs.StringVar(&o.logLevel, "log-level", env("GOMOKU_LOG_LEVEL", "info"), "debug, info, warn or error (env GOMOKU_LOG_LEVEL)")
 	fs.StringVar(&o.logFormat, "log-format", env("GOMOKU_LOG_FORMAT", "text"), "text or json (env GOMOKU_LOG_FORMAT)")
 	if err := fs.Parse(args); err != nil {
@@ -187,6 +187,11 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (options, error) {
 		}
 	}
 	c.Engines = engines.m
+	trusted, err := server.ParseTrustedProxies(*proxies)
+	if err != nil {
+		return o, fmt.Errorf("-trusted-proxies: %w", err)
+	}
+	c.TrustedProxies = trusted
 	d, err := parseDuration(*retention)
 	if err != nil {
 		return o, fmt.Errorf("-retention: %w", err)
