@@ -42,7 +42,7 @@ func cpuTime() time.Duration {
 }
 
 // BenchmarkSearchNPS searches each benchmark position to a fixed node count and
-// reports nodes per wall second and per CPU second (the machine is shared).
+// reports nodes per wall second and per CPU second (the CPU figure is less sensitive to other load on the host).
 func BenchmarkSearchNPS(b *testing.B) {
 	boards := benchBoards(b)
 	e := New(Options{HashMiB: 16})

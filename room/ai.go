@@ -38,7 +38,7 @@ func (r *Room) currentKey() searchKey {
 	return searchKey{game: r.state.Game(), ply: r.state.Ply(), hash: r.state.Hash(), color: r.state.ToMove()}
 }
 
-// syncAI cancels searches whose position stopped being current (invariant 7) and starts
+// syncAI cancels searches whose position stopped being current (README invariant 7) and starts
 // the search of a machine seat that is to move.
 func (r *Room) syncAI() {
 	key := r.currentKey()

@@ -82,7 +82,7 @@ var (
 var ErrDuplicate = errors.New("room: duplicate of an applied move")
 
 // DuplicateError reports a resent move that is already applied at its ply by the same
-// seat (invariant 3). It is not a failure: the caller acknowledges Seq again.
+// seat (README invariant 3). It is not a failure: the caller acknowledges Seq again.
 type DuplicateError struct {
 	Seq uint64 // seq of the stored move event
 }

@@ -42,7 +42,7 @@ type Options struct {
 	PresenceInterval time.Duration
 	// AILimits adjusts the limits of every AI search (for example a tiny budget in tests).
 	AILimits  func(engine.Limits) engine.Limits
-	HintLevel string        // level used for hints (default "beginner"… whatever Players accepts)
+	HintLevel string        // level used for hints (default "advanced"; any level Players accepts)
 	HintTime  time.Duration // hint search time (default 1 s)
 
 	// Passive starts rooms passive: no clock flag, abandonment timers or AI searches

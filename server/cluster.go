@@ -14,7 +14,7 @@ import (
 	"github.com/gomoku-arena/gomoku/room/roomstore"
 )
 
-// cluster makes a node one of several on one Redis (issue 8): every live room on this
+// cluster makes a node one of several on one Redis: every live room on this
 // node follows the events other nodes append (Redis pub/sub through one Hub, then
 // Room.Sync), and room leases (roomstore.LeaseKeeper) make each room's clocks and AI seats
 // run on exactly one node; a room whose lease is elsewhere runs passive here. Presence

@@ -63,7 +63,8 @@ type Config struct {
 	SendQueue int
 	// HelloTimeout is how long a new WebSocket may take to send its hello.
 	HelloTimeout time.Duration
-	// Logger receives structured logs (slog.Default() when nil).
+	// Logger receives structured logs. New requires it; NewWith uses slog.Default() when
+	// it is nil.
 	Logger *slog.Logger
 }
 

@@ -13,7 +13,7 @@ import (
 
 // TestIdleConnMemory measures what an idle spectator connection costs the server (live
 // heap and goroutine stacks after a full GC, goroutines) and checks the budget: one
-// goroutine per connection and a bounded heap (issue 8: at most 20 KiB in all). The clients are bare TCP
+// goroutine per connection and a bounded heap (at most 20 KiB in all). The clients are bare TCP
 // connections in the same process (a few hundred bytes each, included in the figure).
 // GOMOKU_CONNMEM_N sets the number of connections (default 300).
 func TestIdleConnMemory(t *testing.T) {

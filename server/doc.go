@@ -30,9 +30,15 @@
 //     errors to clients.
 //   - http.go: routes, JSON handlers, static frontend; create.go validates POST /api/rooms.
 //   - identity.go: player tokens (192 random bits; only the SHA-256 is stored, in Redis).
-//   - conn.go, wire.go: one WebSocket connection = the handler goroutine reading plus one
-//     writer goroutine; bounded send queue, write deadlines, ping/pong, read limit,
-//     token-bucket rate limit, per-IP cap and Origin allow-list (limits.go).
+//   - conn.go, conn_writer.go, conn_clock.go, wire.go: one WebSocket connection = a reader
+//     goroutine for its whole life (the upgrade handler starts it and returns) plus a
+//     writer goroutine that runs only while there is something to send; one ping clock
+//     goroutine per Server wakes writers for pings. Bounded send queues, write deadlines,
+//     ping/pong, read limit, token-bucket rate limit.
+//   - limits.go: per-IP cap, POST rate per IP, Origin allow-list, and the client IP
+//     (X-Forwarded-For only from Config.TrustedProxies).
+//   - cluster.go, cluster_presence.go: several nodes on one Redis (room watchers, the
+//     presence and AI-progress relay between nodes, room leases).
 //   - rooms.go: ManagerRooms adapts room.Manager (store: room/roomstore over
 //     room/eventlog); record.go writes PSQ and SGF records; open.go builds it all and
 //     restores unfinished rooms at start-up; migrate.go runs migrations.

@@ -11,6 +11,8 @@
 //
 //	gomoku:{room:ID}:state   hash   snapshot fields (opaque strings) + "seq"
 //	                                (the seq of the last stored event; 0 = none)
+//	                                + "alive_at" (Unix ms of the lease holder's
+//	                                last renewal or release, FieldAliveAt)
 //	gomoku:{room:ID}:events  list   the event log; element i (0-based) is the
 //	                                event with seq i+1; the whole game is kept
 //	gomoku:{room:ID}:owner   string node id holding the room lease (PX expiry)
@@ -36,6 +38,13 @@
 //	gomoku:schema            hash: "version" = layout version, plus one
 //	                         "applied:N" = ms timestamp per applied migration
 //	{gomoku:schema}:lock      migration lock (SET NX PX, token compare-and-delete)
+//
+// One more key lives beside them, written by package server, not by this package:
+//
+//	gomoku:player:<hash>     hash: a player's "id", "name", "created" (Unix
+//	                         ms); <hash> is the hex SHA-256 of the player's
+//	                         token (the token is never stored); TTL 400 days,
+//	                         renewed whenever the token is used
 //
 // # Writes: one script, one round trip
 //

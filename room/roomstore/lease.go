@@ -14,7 +14,7 @@ import (
 )
 
 // LeaseKeeper makes each live room's clocks and AI seats run on exactly one node
-// (invariant 8) through the room's lease in Redis. Plug Acquire into room.Options.Lease
+// (README invariant 8) through the room's lease in Redis. Plug Acquire into room.Options.Lease
 // so that the Manager starts a room active only when this node got its lease, and run
 // Run for the node's lifetime: every TTL/3 it renews the leases it holds (a room whose
 // lease is lost or cannot be renewed turns passive), takes the free leases of its

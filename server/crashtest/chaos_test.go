@@ -80,7 +80,7 @@ func ownerNode(t *testing.T, ctx context.Context, rc redis.Cmdable, nodes []*Nod
 }
 
 // TestMultiNodeCrossNodePlay: two players of one game on different nodes and a
-// spectator on a third see every move, in order, within a second (issue 8 point 1).
+// spectator on a third see every move, in order, within a second.
 func TestMultiNodeCrossNodePlay(t *testing.T) {
 	_, nodes := startCluster(t, 3)
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
@@ -117,7 +117,7 @@ func TestMultiNodeCrossNodePlay(t *testing.T) {
 	}
 }
 
-// TestChaosMultiNode is issue 8 point 6: three gomokud nodes on one redis-server. A human
+// TestChaosMultiNode (invariant 8 of the README): three gomokud nodes on one redis-server. A human
 // game has its players on node1 and node2 and a spectator on node3; AI rooms are created
 // on node1. The node that owns the AI rooms (their lease in Redis) is killed with SIGKILL
 // while the AIs search: another node must resume them within 5 s and the games finish.
@@ -253,7 +253,7 @@ func TestChaosMultiNode(t *testing.T) {
 		}
 	}
 	if slowTakeover {
-		t.Errorf("another node took the AI room's lease %v after the owner's kill -9 (AI move seen after %v); issue 8 asks for 5 s",
+		t.Errorf("another node took the AI room's lease %v after the owner's kill -9 (AI move seen after %v); the bound is 5 s",
 			leaseTook.Round(time.Millisecond), took.Round(time.Millisecond))
 	}
 }
@@ -261,7 +261,7 @@ func TestChaosMultiNode(t *testing.T) {
 // TestGracefulHandover: a node that shuts down gracefully (SIGTERM) while an AI seat of
 // one of its rooms searches hands the room over: another node continues the game
 // quickly (well under a lease TTL), the clients reconnect there, and the game finishes
-// with nothing lost or doubled (issue 8 point 1).
+// with nothing lost or doubled.
 func TestGracefulHandover(t *testing.T) {
 	rs, nodes := startCluster(t, 2)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

@@ -19,7 +19,7 @@ import (
 	"github.com/gomoku-arena/gomoku/room/eventlog/redistest"
 )
 
-// TestClusterGames is issue 8 point 2 at the server level: three gomokud nodes on a
+// TestClusterGames plays across nodes at the server level: three gomokud nodes on a
 // local Redis Cluster of three masters (redis+cluster://…). Four human games have their
 // players on node1 and node2 (alternating) and a spectator on node3; a human plays an
 // expert AI and two novice AIs play an exhibition, both created on node1 and watched
@@ -138,7 +138,7 @@ func TestClusterGames(t *testing.T) {
 	require.NoError(t, err, "the AI did not move after the takeover")
 	took := time.Since(killedAt)
 	t.Logf("AI move at ply %d seen %v after the kill", ply, took.Round(time.Millisecond))
-	require.Less(t, leaseTook, 5*time.Second, "issue 8: another node takes the lease within 5 s")
+	require.Less(t, leaseTook, 5*time.Second, "another node takes the lease within 5 s")
 	nodes[victim].Restart()
 
 	play.Wait(t, ctx)

@@ -28,7 +28,7 @@ func seededRand(t *testing.T) *rand.Rand {
 	return rand.New(rand.NewSource(s))
 }
 
-// TestCrashGomokud is issue 5's crash test: a real gomokud process on a real
+// TestCrashGomokud (invariant 1 of the README): a real gomokud process on a real
 // redis-server (appendfsync always) plays two human games, a human-vs-AI game and an
 // AI-vs-AI exhibition driven by WebSocket clients, and is killed with SIGKILL at random
 // moments and restarted on the same port. Clients reconnect with their token and last
@@ -211,7 +211,7 @@ killing:
 }
 
 // TestCrashClockNotCharged: a timed game whose server is killed and stays down for 3 s
-// resumes with the side to move not charged for the downtime (issue 5 point 4), and
+// resumes with the side to move not charged for the downtime, and
 // the game goes on with every acked move kept.
 func TestCrashClockNotCharged(t *testing.T) {
 	requireBin(t)

@@ -30,7 +30,7 @@ done
 	return path
 }
 
-// TestExternalEngineSeat (issue 3 point 3, through the real gomokud): an operator
+// TestExternalEngineSeat (through the real gomokud): an operator
 // configures external Gomocup engines with -engine NAME=COMMAND and a room seats one.
 // A well-behaved brain's moves reach the players (Gomocup x,y from the top left); a
 // brain that answers garbage forfeits its game cleanly.

@@ -21,7 +21,7 @@ type ackRec struct {
 	Duplicate bool
 }
 
-// Ledger collects every acknowledged move per room (the invariant-1 evidence).
+// Ledger collects every acknowledged move per room (the evidence for invariant 1 of the README).
 type Ledger struct {
 	mu    sync.Mutex
 	acks  map[string][]ackRec

@@ -9,8 +9,8 @@
 # What it does: installs docker.io, docker-compose, busybox-static, redis-server and caddy
 # from Debian; starts its own dockerd (vfs storage, no iptables, no default bridge, socket
 # and data under $WORK); stands in for the four base images with `docker import` of
-# minimal root filesystems made from this machine:
-#   golang:1.26-bookworm  busybox + this machine's Go + its module download cache
+# minimal root filesystems made from the host:
+#   golang:1.26-bookworm  busybox + the host's Go + its module download cache
 #                         (GOPROXY=off; GOFLAGS=-buildvcs=false as there is no git)
 #   alpine:3.20           busybox (Debian's lacks adduser: a small stand-in script)
 #   redis:7               Debian's redis-server + redis-cli with their libraries

@@ -12,7 +12,7 @@ import (
 	"github.com/gomoku-arena/gomoku/room/eventlog/redistest"
 )
 
-// TestRedisRestartDuringPlay is issue 5's "Redis restart during play" against real
+// TestRedisRestartDuringPlay restarts Redis during play, against real
 // processes: redis-server (AOF, appendfsync always) is killed with SIGKILL mid-game and
 // restarted, without restarting gomokud. During the outage a move is refused with
 // unavailable (never acked, not applied) and /readyz fails; after Redis is back

@@ -111,7 +111,7 @@ export class RoomConnection {
         const verdict = this.seq.offer(msg.seq);
         if (verdict === 'duplicate') return;
         if (verdict === 'gap') {
-          // Missed events: reconnect and resume from the last seq we applied (invariant 2).
+          // Missed events: reconnect and resume from the last seq we applied (README invariant 2).
           this.reconnectNow();
           return;
         }

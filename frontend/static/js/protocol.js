@@ -105,7 +105,7 @@ export function makeIdGen(prefix = 'c') {
 }
 
 /**
- * SeqTracker follows the per-room event sequence (invariant 2).
+ * SeqTracker follows the per-room event sequence (README invariant 2).
  * offer(seq) tells what to do with an incoming persisted event:
  * 'apply' (next in order), 'duplicate' (already seen: ignore) or 'gap' (events missed: resync).
  */

@@ -1,6 +1,5 @@
 // state.js: the game model the page renders, built from a snapshot and updated by events (pure).
-// Field names follow docs/protocol.md; where the snapshot shape is not fixed there, the
-// normalizers accept the variants listed in frontend/PROTOCOL-NOTES.md.
+// Field names follow docs/protocol.md.
 
 import { parseNotation } from './geometry.js';
 import { boardFrom, winningLine, newBoard, set, colorCode } from './rules.js';
@@ -107,7 +106,7 @@ export function emptyGame(id = '', size = 15) {
   };
 }
 
-/** fromSnapshot builds the model from a room snapshot (see PROTOCOL-NOTES.md) and its seq. */
+/** fromSnapshot builds the model from a room snapshot (docs/protocol.md, "Snapshot") and its seq. */
 export function fromSnapshot(room, seq = 0) {
   const st = room.settings || room.config || room;
   const size = num(st.size) || num(room.size) || 15;
