@@ -16,7 +16,8 @@ func TestEmbeddedFiles(t *testing.T) {
 		{"index.html", `src="/static/js/app.js"`},
 		{"js/app.js", "import"},
 		{"js/protocol.js", "export function"},
-		{"js/rules.js", "export function"},
+		{"js/session.js", "export function"},
+		{"js/views/players.js", "export class"},
 		{"js/i18n.js", "export"},
 		{"css/app.css", "--board"},
 	}

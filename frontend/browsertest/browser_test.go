@@ -53,9 +53,9 @@ func TestTwoPlayersPlayToFiveAndSpectatorFollows(t *testing.T) {
 	require.Equal(t, []string{"h8", "a1", "i8", "a2", "j8", "a3", "k8"}, watcher.Moves(), "the spectator saw every move live")
 	playAlternately(t, alice, bob, 7, "a4", "l8")
 
-	alice.Wait("win", `__gomoku.game.phase === 'finished'`, 10*time.Second)
-	bob.Wait("loss", `__gomoku.game.phase === 'finished'`, 10*time.Second)
-	watcher.Wait("result", `__gomoku.game.phase === 'finished'`, 10*time.Second)
+	alice.Wait("win", `__gomoku.game.phase === 'over'`, 10*time.Second)
+	bob.Wait("loss", `__gomoku.game.phase === 'over'`, 10*time.Second)
+	watcher.Wait("result", `__gomoku.game.phase === 'over'`, 10*time.Second)
 	require.Contains(t, alice.StatusText(), "You win")
 	require.Contains(t, bob.StatusText(), "You lose")
 	require.Contains(t, bob.StatusText(), "five in a row")
@@ -205,7 +205,7 @@ func TestChatDrawOfferAndKeyboardPlay(t *testing.T) {
 	alice.Click("#btn-draw")
 	bob.Wait("draw offer again", `document.querySelector('#offer-draw') !== null`, 10*time.Second)
 	bob.Click(`#offer-draw [data-answer="accept"]`)
-	alice.Wait("draw", `__gomoku.game.phase === 'finished'`, 10*time.Second)
+	alice.Wait("draw", `__gomoku.game.phase === 'over'`, 10*time.Second)
 	require.Contains(t, alice.StatusText(), "Draw")
 	require.Contains(t, bob.StatusText(), "by agreement")
 }
@@ -217,11 +217,11 @@ func TestAbandonmentCountdownAndClaim(t *testing.T) {
 	bob.Close()
 	alice.Wait("opponent offline", `document.querySelector('[data-color="white"] .conn-dot.off') !== null`, 10*time.Second)
 	// The countdown or the claim button shows; the server may also end the game by itself.
-	alice.Wait("claimable", `__gomoku.game.phase === 'finished' || (document.querySelector('#claim-btn') && !document.querySelector('#claim-btn').disabled)`, 20*time.Second)
-	if Eval[bool](alice, `__gomoku.game.phase !== 'finished'`) {
+	alice.Wait("claimable", `__gomoku.game.phase === 'over' || (document.querySelector('#claim-btn') && !document.querySelector('#claim-btn').disabled)`, 20*time.Second)
+	if Eval[bool](alice, `__gomoku.game.phase !== 'over'`) {
 		alice.Click("#claim-btn")
 	}
-	alice.Wait("won", `__gomoku.game.phase === 'finished'`, 10*time.Second)
+	alice.Wait("won", `__gomoku.game.phase === 'over'`, 10*time.Second)
 	require.Contains(t, alice.StatusText(), "You win")
 }
 
@@ -232,4 +232,29 @@ func TestUnknownRoomSaysNotFound(t *testing.T) {
 	p.Wait("not found", `document.querySelector('#fatal') !== null`, 10*time.Second)
 	require.Equal(t, "Game not found.", Eval[string](p, `document.querySelector('#fatal').textContent`))
 	require.Equal(t, 1, Eval[int](p, `document.querySelectorAll('#main a[href="/"]').length`))
+}
+
+func TestRenjuForbiddenPointsFromTheServer(t *testing.T) {
+	e := Setup(t)
+	alice, bob, path := humanGame(t, e, "f.rule.value = 'renju'")
+	watcher := e.NewPage(t, "watcher")
+	watcher.Open(path + "?watch=1")
+	watcher.WaitRole("spectator")
+	// Black to move with g8 h8 / i9 i10: i8 makes two open threes.
+	playAlternately(t, alice, bob, 0, "g8", "a1", "h8", "a3", "i9", "a5", "i10", "a7")
+	const marks = `document.querySelectorAll('svg.board .forbidden').length`
+	alice.Wait("forbidden mark", marks+` === 1`, 10*time.Second)
+	watcher.Wait("forbidden mark for spectators", marks+` === 1`, 10*time.Second)
+	require.Equal(t, 0, Eval[int](bob, marks), "white is not bound by renju's forbidden points")
+	require.Equal(t, "i8", Eval[string](alice, `__gomoku.game.forbidden.map(f => f.point).join(',')`))
+	require.Contains(t, Eval[string](alice, `document.querySelector('svg.board .forbidden title').textContent`), "double three")
+	// Clicking it is refused by the page with the reason; no move is sent.
+	alice.Play("i8")
+	alice.Wait("refusal toast", `[...document.querySelectorAll('.toast')].some(el => el.textContent.includes('double three'))`, 5*time.Second)
+	require.Equal(t, 8, len(alice.Moves()))
+	require.Zero(t, Eval[int](alice, `document.querySelectorAll('svg.board .pending').length`))
+	// After a legal move white is to move: the marks go.
+	alice.Play("o15")
+	alice.WaitMoves(9)
+	alice.Wait("marks gone", marks+` === 0`, 5*time.Second)
 }

@@ -64,7 +64,7 @@ func TestScreenshots(t *testing.T) {
 	exhibition := host.CreateGame("aivai", `f.level_black.value = 'master'; f.level_white.value = 'master'; f.rule.value = 'renju'; f.time.value = '10+5'`)
 	host.WaitRole("spectator")
 	t.Logf("exhibition created: %d moves", Eval[int](host, `__gomoku.game.moves.length`))
-	host.Wait("some moves", `(__gomoku.game.moves.length >= 9 && __gomoku.game.moves.length % 2 === 1 && document.querySelector('#ai-panel .pv-line') !== null) || __gomoku.game.phase === 'finished'`, 90*time.Second)
+	host.Wait("some moves", `(__gomoku.game.moves.length >= 9 && __gomoku.game.moves.length % 2 === 1 && document.querySelector('#ai-panel .pv-line') !== null) || __gomoku.game.phase === 'over'`, 90*time.Second)
 	shot(host, "spectate.png")
 
 	// Another live exhibition for the lobby.

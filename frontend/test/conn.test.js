@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RoomConnection } from '../static/js/conn.js';
+import { snapshot } from './fixtures.js';
 
 // FakeSocket records what the client sends; the test plays the server.
 function harness() {
@@ -40,7 +41,7 @@ test('hello, snapshot, ordered events; duplicates dropped', () => {
   assert.deepEqual(hs.last().sent[0], { type: 'hello', token: 'tok' });
   hs.last().push({ type: 'welcome', you: { role: 'black', player_id: 'p1' } });
   assert.equal(hs.conn.state, 'open');
-  hs.last().push({ type: 'snapshot', seq: 3, room: { id: 'r1' } });
+  hs.last().push({ type: 'snapshot', seq: 3, room: snapshot({ seq: 3 }) });
   hs.last().push(ev(3, { kind: 'chat', text: 'old' }));
   hs.last().push(ev(4, { kind: 'chat', text: 'new' }));
   assert.deepEqual(hs.got.map((m) => m.type), ['welcome', 'snapshot', 'event']);
@@ -52,7 +53,7 @@ test('drop → backoff reconnect → resume with last_seq → pending move resen
   hs.conn.start();
   hs.last().accept();
   hs.last().push({ type: 'welcome', you: { role: 'black' } });
-  hs.last().push({ type: 'snapshot', seq: 5, room: {} });
+  hs.last().push({ type: 'snapshot', seq: 5, room: snapshot({ seq: 5 }) });
   const id = hs.conn.move(0, 'h8');
   assert.deepEqual(hs.last().sent.at(-1), { type: 'move', id, ply: 0, point: 'h8' });
   hs.last().drop();
@@ -80,7 +81,7 @@ test('a gap in seq forces a reconnect that resumes from the last applied event',
   hs.conn.start();
   hs.last().accept();
   hs.last().push({ type: 'welcome', you: { role: 'spectator' } });
-  hs.last().push({ type: 'snapshot', seq: 2, room: {} });
+  hs.last().push({ type: 'snapshot', seq: 2, room: snapshot({ seq: 2 }) });
   hs.last().push(ev(3, { kind: 'chat' }));
   hs.last().push(ev(5, { kind: 'chat' }));
   assert.equal(hs.sockets.length, 2, 'reconnected at once');
@@ -89,7 +90,7 @@ test('a gap in seq forces a reconnect that resumes from the last applied event',
   assert.equal(hs.last().sent[0].last_seq, 3);
   hs.last().push({ type: 'welcome', you: { role: 'spectator' } });
   hs.last().push({ type: 'resync' });
-  hs.last().push({ type: 'snapshot', seq: 9, room: {} });
+  hs.last().push({ type: 'snapshot', seq: 9, room: snapshot({ seq: 9 }) });
   hs.last().push(ev(10, { kind: 'chat' }));
   assert.equal(hs.conn.seq.lastSeq, 10);
 });
@@ -113,7 +114,7 @@ test('someone else playing our ply settles our move as stale', () => {
   hs.conn.start();
   hs.last().accept();
   hs.last().push({ type: 'welcome', you: { role: 'black' } });
-  hs.last().push({ type: 'snapshot', seq: 1, room: {} });
+  hs.last().push({ type: 'snapshot', seq: 1, room: snapshot({ seq: 1 }) });
   const id = hs.conn.move(3, 'a1');
   hs.last().push(ev(2, { kind: 'move', color: 'black', point: 'b2', ply: 3 }));
   assert.deepEqual(hs.settled.map((s) => [s.id, s.ok, s.error]), [[id, false, 'stale_ply']]);

@@ -4,6 +4,7 @@ import {
   encode, decode, hello, makeIdGen, SeqTracker, PendingMoves, backoffDelay, backoffSchedule,
   ProtocolError, utf8Length, isFatal, wsURL, MAX_FRAME,
 } from '../static/js/protocol.js';
+import { snapshot, event } from './fixtures.js';
 
 test('encode produces the documented shapes', () => {
   assert.deepEqual(JSON.parse(encode({ type: 'move', id: 'c1', ply: 0, point: 'h8' })),
@@ -41,14 +42,31 @@ test('utf8Length', () => {
   assert.equal(utf8Length('😀'), 4);
 });
 
-test('decode accepts server messages and rejects garbage', () => {
-  assert.equal(decode('{"type":"pong"}').type, 'pong');
-  assert.equal(decode('{"type":"event","seq":3,"event":{"kind":"move"}}').seq, 3);
-  assert.equal(decode('{"type":"future_thing","x":1}').unknown, true);
-  for (const s of ['', 'nope', '[]', '{}', '{"type":5}', 'null', '{"type":"event","event":{}}',
-    '{"type":"event","seq":"1","event":{}}', '{"type":"snapshot","seq":1}']) {
-    assert.throws(() => decode(s), ProtocolError, s);
-  }
+test('decode accepts every documented server message', () => {
+  const good = [
+    { type: 'welcome', room_id: 'r9', you: { role: 'black', player_id: 'p_1', name: 'Alice' } },
+    { type: 'snapshot', seq: 7, room: snapshot() },
+    { type: 'event', seq: 8, event: event(8, 'move', { color: 'white', point: 'a1', ply: 3, forbidden: [{ point: 'i8', kind: 'double_three' }] }) },
+    { type: 'ack', id: 'c1', seq: 8 },
+    { type: 'ack', id: 'c1', seq: 8, duplicate: true },
+    { type: 'error', id: '', code: 'no_such_room', message: 'no such room' },
+    { type: 'resync' },
+    { type: 'ai', ephemeral: true, color: 'white', status: 'thinking', depth: 3, seldepth: 5, score: 12, mate: 0, nodes: 100, nps: 1000, pv: null, elapsed_ms: 10, budget_ms: 0, ply: 3 },
+    { type: 'presence', ephemeral: true, black: { connected: true, since: 1, grace_ms: 60000 }, white: { connected: false, since: 2, grace_ms: 60000, claimable: true }, spectators: 2 },
+    { type: 'hint', ephemeral: true, id: 'c2', point: 'h8', score: 40 },
+    { type: 'pong', id: 'c3' },
+  ];
+  for (const m of good) assert.deepEqual(decode(JSON.stringify(m)), m, m.type);
+  assert.equal(decode('{"type":"future_thing","x":1}').unknown, true, 'unknown types pass for newer servers');
+});
+
+test('decode refuses garbage and known types without their required fields', () => {
+  const bad = ['', 'nope', '[]', '{}', '{"type":5}', 'null',
+    '{"type":"event","event":{}}', '{"type":"event","seq":"1","event":{"kind":"move"}}', '{"type":"event","seq":1,"event":{}}',
+    '{"type":"snapshot","seq":1}', '{"type":"snapshot","seq":1,"room":{"id":"r"}}',
+    '{"type":"welcome"}', '{"type":"welcome","you":{}}', '{"type":"ack","seq":1}', '{"type":"error","id":"c1"}',
+    '{"type":"presence","spectators":1}', '{"type":"hint","id":"c1"}', '{"type":"ai","ply":1}'];
+  for (const s of bad) assert.throws(() => decode(s), ProtocolError, s);
 });
 
 test('decode never throws anything but ProtocolError (fuzz)', () => {

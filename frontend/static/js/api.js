@@ -1,3 +1,4 @@
+// @ts-check
 // api.js: the HTTP API of docs/protocol.md.
 import * as store from './store.js';
 

@@ -1,3 +1,4 @@
+// @ts-check
 // app.js: entry point. Shell (top bar, language, sound, name), router ("/" lobby, "/r/{id}" game).
 import { detectLang, setLang, getLang, onLang, t } from './i18n.js';
 import { applyI18n, toast } from './dom.js';
@@ -15,7 +16,7 @@ function guestName() {
 
 /** playerName returns the name in the top bar (stored), creating a guest name if empty. */
 export function playerName() {
-  const el = document.getElementById('player-name');
+  const el = /** @type {HTMLInputElement} */ (document.getElementById('player-name'));
   let name = (el.value || '').trim();
   if (!name) {
     name = guestName();
@@ -54,7 +55,7 @@ function setupShell() {
   });
   document.getElementById('lang-toggle').addEventListener('click', () => setLang(getLang() === 'zh' ? 'en' : 'zh'));
 
-  const nameInput = document.getElementById('player-name');
+  const nameInput = /** @type {HTMLInputElement} */ (document.getElementById('player-name'));
   nameInput.value = (store.player() && store.player().name) || store.get('name') || '';
   nameInput.addEventListener('change', () => store.put('name', nameInput.value.trim()));
 
@@ -65,7 +66,7 @@ function setupShell() {
   document.getElementById('nav-new').addEventListener('click', () => openCreateDialog({ navigate, playerName }));
 
   document.addEventListener('click', (e) => {
-    const a = e.target.closest('a[href]');
+    const a = /** @type {HTMLAnchorElement | null} */ (/** @type {Element} */ (e.target).closest('a[href]'));
     if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || a.target || a.hasAttribute('download')) return;
     const url = new URL(a.href, location.href);
     if (url.origin !== location.origin || !(url.pathname === '/' || url.pathname.startsWith('/r/'))) return;

@@ -1,3 +1,4 @@
+// @ts-check
 // board.js: the SVG board (wooden board, coordinates, star points, stones, marks, hover
 // preview, keyboard cursor). Rendering only; game logic lives in state.js / rules.js.
 import { s, h } from './dom.js';
@@ -9,6 +10,7 @@ let uid = 0;
 
 /** BoardView draws a board and reports plays through onPlay(x, y). */
 export class BoardView {
+  /** @param {{size?: number, onPlay?: (x: number, y: number) => void}} [opts] */
   constructor({ size = 15, onPlay = () => {} } = {}) {
     this.id = `b${++uid}`;
     this.onPlay = onPlay;
@@ -117,16 +119,15 @@ export class BoardView {
   }
 
   /**
-   * render draws a model: {stones:[{x,y,color,n}], last:{x,y}, win:[{x,y}], numbers:bool,
-   * forbidden:[{x,y,reason}], pending:[{x,y,color}], pv:[{x,y,color,n}], hint:{x,y},
-   * preview: "black"|"white"|null (colour of the hover stone; null when not playable)}.
+   * render draws a model (session.js boardModel).
+   * @param {import('./session.js').BoardModel} model
    */
   render(model) {
     this.model = model;
     const { cell } = this.geo;
     const occupied = new Map(model.stones.map((st) => [`${st.x},${st.y}`, st]));
     this.occupied = occupied;
-    this.forbiddenSet = new Map((model.forbidden || []).map((f) => [`${f.x},${f.y}`, f.reason]));
+    this.forbiddenSet = new Map((model.forbidden || []).map((f) => [`${f.x},${f.y}`, f.kind]));
     const stones = [];
     for (const st of model.stones) {
       const el = this.stone(st.x, st.y, st.color);
@@ -146,7 +147,7 @@ export class BoardView {
       const { px, py } = pointToPixel(f.x, f.y, this.geo);
       const d = cell * 0.18;
       marks.push(s('path.forbidden', { d: `M${px - d} ${py - d}L${px + d} ${py + d}M${px + d} ${py - d}L${px - d} ${py + d}` },
-        s('title', null, t(`forbidden.${f.reason}`))));
+        s('title', null, t(`forbidden.${f.kind}`))));
     }
     for (const p of model.pv || []) {
       if (occupied.has(`${p.x},${p.y}`)) continue;

@@ -1,9 +1,17 @@
+// @ts-check
 // clock.js: clock arithmetic for display (pure). The server owns the real clocks; the page
 // ticks locally between server values and snaps to each server value when it arrives.
 
 /**
  * Clock is {ms, running, at}: ms left at local time `at` (ms, e.g. performance.now()),
  * counting down while running. ms === null means no time limit.
+ * @typedef {{ms: number | null, running: boolean, at: number}} Clock
+ */
+
+/**
+ * makeClock returns a clock.
+ * @param {number | null} ms
+ * @returns {Clock}
  */
 export function makeClock(ms, running = false, at = 0) {
   return { ms: ms == null ? null : Math.max(0, ms), running, at };

@@ -1,9 +1,13 @@
+// @ts-check
 // conn.js: one room's WebSocket connection with automatic reconnection, resume from the last
 // sequence number, gap detection and pending-move bookkeeping. No DOM: the WebSocket class,
 // timers and clock are injected, so tests run it against a fake socket under Node.
 import {
   encode, decode, hello, makeIdGen, SeqTracker, PendingMoves, backoffDelay, isFatal, ProtocolError,
 } from './protocol.js';
+
+/** @typedef {import('./protocol.js').ServerMessage} ServerMessage */
+/** @typedef {import('./protocol.js').ClientMessage} ClientMessage */
 
 const PING_EVERY = 20000;
 const SILENCE_LIMIT = 45000;
@@ -16,20 +20,43 @@ const SILENCE_LIMIT = 45000;
  * state: "connecting" | "open" | "reconnecting" | "closed".
  */
 export class RoomConnection {
+  /**
+   * @param {Object} opts
+   * @param {string} opts.url
+   * @param {string} [opts.token]
+   * @param {(msg: ServerMessage) => void} [opts.onMessage]
+   * @param {(st: {state: string, attempt: number, delay?: number}) => void} [opts.onState]
+   * @param {(res: {id: string, ok: boolean, point: string, error?: string | null}) => void} [opts.onMoveSettled]
+   * @param {any} [opts.WebSocketImpl] the WebSocket class (a fake one in tests)
+   * @param {{setTimeout: Function, clearTimeout: Function, setInterval: Function, clearInterval: Function}} [opts.timers]
+   * @param {() => number} [opts.now]
+   * @param {() => number} [opts.rand]
+   */
   constructor({
     url, token = '', onMessage = () => {}, onState = () => {}, onMoveSettled = () => {},
     WebSocketImpl = globalThis.WebSocket, timers = globalThis, now = () => Date.now(), rand = Math.random,
   }) {
-    Object.assign(this, { url, token, onMessage, onState, onMoveSettled, WebSocketImpl, timers, now, rand });
+    this.url = url;
+    this.token = token;
+    this.onMessage = onMessage;
+    this.onState = onState;
+    this.onMoveSettled = onMoveSettled;
+    this.WebSocketImpl = WebSocketImpl;
+    this.timers = timers;
+    this.now = now;
+    this.rand = rand;
     this.seq = new SeqTracker(0);
     this.pending = new PendingMoves();
     this.nextId = makeIdGen('c');
     this.state = 'closed';
     this.attempt = 0;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.stopped = false;
     this.lastHeard = 0;
+    /** @type {any} */
     this.timer = null;
+    /** @type {any} */
     this.pinger = null;
     this.welcomed = false;
   }
@@ -40,6 +67,10 @@ export class RoomConnection {
     this.open();
   }
 
+  /**
+   * @param {string} state
+   * @param {{delay?: number}} [extra]
+   */
   setState(state, extra = {}) {
     this.state = state;
     this.onState({ state, attempt: this.attempt, ...extra });
@@ -87,14 +118,17 @@ export class RoomConnection {
     try { this.ws.send(encode({ type: 'ping' })); } catch { /* closed */ }
   }
 
+  /** @param {string} text */
   receive(text) {
-    let msg;
+    let decoded;
     try {
-      msg = decode(text);
+      decoded = decode(text);
     } catch (e) {
       this.onMessage({ type: 'error', id: '', code: e.code || 'bad_json', message: e.message, local: true });
       return;
     }
+    if ('unknown' in decoded) return; // a newer server's message: nothing to do with it
+    const msg = decoded;
     switch (msg.type) {
       case 'welcome':
         this.welcomed = true;
@@ -145,6 +179,7 @@ export class RoomConnection {
     for (const m of this.pending.list()) this.rawSend({ type: 'move', id: m.id, ply: m.ply, point: m.point });
   }
 
+  /** @param {ClientMessage} msg */
   rawSend(msg) {
     if (!this.ws || this.ws.readyState !== 1 || !this.welcomed) return false;
     this.ws.send(encode(msg));
@@ -154,9 +189,11 @@ export class RoomConnection {
   /**
    * send sends a command and returns its id. It throws ProtocolError for an invalid command
    * and an Error with code "offline" when not connected (moves excepted: see move()).
+   * @param {ClientMessage} cmd
+   * @returns {string}
    */
   send(cmd) {
-    const msg = { id: this.nextId(), ...cmd };
+    const msg = /** @type {ClientMessage & {id: string}} */ ({ id: this.nextId(), ...cmd });
     encode(msg);
     if (!this.rawSend(msg)) {
       const err = new ProtocolError('offline', 'not connected');
@@ -165,7 +202,12 @@ export class RoomConnection {
     return msg.id;
   }
 
-  /** move sends a move; it stays pending until acked and is resent after a reconnect. */
+  /**
+   * move sends a move; it stays pending until acked and is resent after a reconnect.
+   * @param {number} ply
+   * @param {string} point
+   * @returns {string} the move's id
+   */
   move(ply, point) {
     const id = this.nextId();
     encode({ type: 'move', id, ply, point });

@@ -1,3 +1,4 @@
+// @ts-check
 // dom.js: small DOM helpers (browser only).
 import { t } from './i18n.js';
 
@@ -43,15 +44,22 @@ function append(el, children) {
   }
 }
 
-/** applyI18n fills [data-i18n], [data-i18n-title], [data-i18n-placeholder], [data-i18n-label] under root. */
+/**
+ * applyI18n fills [data-i18n], [data-i18n-title], [data-i18n-placeholder], [data-i18n-label] under root.
+ * @param {ParentNode} [root]
+ */
 export function applyI18n(root = document) {
-  root.querySelectorAll('[data-i18n]').forEach((el) => { el.textContent = t(el.dataset.i18n); });
-  root.querySelectorAll('[data-i18n-title]').forEach((el) => {
+  root.querySelectorAll('[data-i18n]').forEach((el) => { el.textContent = t(/** @type {HTMLElement} */ (el).dataset.i18n); });
+  root.querySelectorAll('[data-i18n-title]').forEach((e) => {
+    const el = /** @type {HTMLElement} */ (e);
     el.title = t(el.dataset.i18nTitle);
     el.setAttribute('aria-label', el.title);
   });
-  root.querySelectorAll('[data-i18n-placeholder]').forEach((el) => { el.placeholder = t(el.dataset.i18nPlaceholder); });
-  root.querySelectorAll('[data-i18n-label]').forEach((el) => { el.setAttribute('aria-label', t(el.dataset.i18nLabel)); });
+  root.querySelectorAll('[data-i18n-placeholder]').forEach((el) => {
+    const input = /** @type {HTMLInputElement} */ (el);
+    input.placeholder = t(input.dataset.i18nPlaceholder);
+  });
+  root.querySelectorAll('[data-i18n-label]').forEach((el) => { el.setAttribute('aria-label', t(/** @type {HTMLElement} */ (el).dataset.i18nLabel)); });
 }
 
 /** toast shows a short message; tone: info | error | success. */

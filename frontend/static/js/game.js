@@ -1,5 +1,9 @@
-// game.js: the game page controller: connection, state, clocks, presence, AI panel, replay.
-import { h, fill, applyI18n, toast, banner, copyText } from './dom.js';
+// @ts-check
+// game.js: the game page controller. It owns the room connection and one Session
+// (session.js), turns server messages into a new Session plus side effects (sounds,
+// toasts, screen-reader announcements), turns clicks into commands, and hands each view
+// (views/*.js, board.js) the part of the Session it draws.
+import { h, applyI18n, toast, banner } from './dom.js';
 import { t, onLang } from './i18n.js';
 import * as store from './store.js';
 import * as api from './api.js';
@@ -7,16 +11,44 @@ import * as sound from './sound.js';
 import { RoomConnection } from './conn.js';
 import { wsURL } from './protocol.js';
 import { BoardView } from './board.js';
-import { parseNotation, toNotation } from './geometry.js';
-import { forbiddenPoints } from './rules.js';
-import { makeClock, remaining, formatClock, formatTimeControl } from './clock.js';
+import { toNotation } from './geometry.js';
+import { status, canPlay, isPlayer, aiSeat, other, COLORS, openSeats, turn } from './state.js';
 import {
-  emptyGame, fromSnapshot, applyEvent, turn, status, canPlay, winLine, boardAt, stonesAt, isPlayer,
-  aiSeat, other, COLORS, openSeats,
-} from './state.js';
-import { playerCard, offerBox, aiPanel, moveList, chatLog, replayBar, formatScore, seatName } from './gameui.js';
+  newSession, receive, withPlayer, seek, shownPly, seatPresence, currentAI, aiElapsed, clockLeft, boardModel,
+} from './session.js';
+import { PlayersView, seatName } from './views/players.js';
+import { OffersView } from './views/offers.js';
+import { ActionsView } from './views/actions.js';
+import { AIPanelView, formatScore } from './views/aipanel.js';
+import { MoveListView } from './views/movelist.js';
+import { ReplayView } from './views/replay.js';
+import { ChatView } from './views/chat.js';
+import { TabsView } from './views/tabs.js';
+import { LinksView } from './views/links.js';
+import { ToolsView } from './views/tools.js';
+import { StatusView, statusText } from './views/status.js';
 
-/** errorText turns a server error into a sentence in the current language. */
+/** @typedef {import('./protocol.js').Color} Color */
+/** @typedef {import('./protocol.js').ServerMessage} ServerMessage */
+/** @typedef {import('./protocol.js').ClientMessage} ClientMessage */
+/** @typedef {import('./protocol.js').RoomEvent} RoomEvent */
+/** @typedef {import('./session.js').Session} Session */
+/** @typedef {import('./session.js').BoardPrefs} BoardPrefs */
+/** @typedef {import('./views/offers.js').Offer} Offer */
+/** @typedef {import('./views/actions.js').Action} Action */
+
+/** Autoplay in replay: one move every REPLAY_STEP_MS. */
+const REPLAY_STEP_MS = 900;
+/** Clocks, countdowns and the AI bar tick locally every TICK_MS between server messages. */
+const TICK_MS = 100;
+/** The browser tests' failure reports keep the last TRACE_LEN non-AI message summaries. */
+const TRACE_LEN = 60;
+
+/**
+ * errorText turns a server error into a sentence in the current language.
+ * @param {string} code
+ * @param {string} [message]
+ */
 export function errorText(code, message) {
   if (code === 'forbidden') {
     const why = /double_three|double_four|overline/.exec(message || '');
@@ -27,514 +59,409 @@ export function errorText(code, message) {
   return s === k ? t('error.generic', { message: message || code }) : s;
 }
 
-/** renderGame draws the game page for room id into main; returns a teardown function. */
-export function renderGame(main, roomId, ctx) {
-  const watchOnly = new URLSearchParams(location.search).has('watch');
-  let g = emptyGame(roomId);
-  let role = 'spectator';
-  let conn = 'connecting';
-  let attempt = 0;
-  let loaded = false;
-  let fatal = null;
-  let fatalShown = false;
-  let ticker = null;
-  let clocks = { black: makeClock(null), white: makeClock(null) };
-  let presence = null;
-  let presenceAt = 0;
-  let serverOffset = 0; // local Date.now() - server time
-  let ai = null;
-  let aiAt = 0;
-  let aiCount = 0;
-  const trace = []; // last non-AI messages, for the browser tests' failure reports
-  let hint = null;
-  let viewPly = null; // null: live position
-  let autoplay = null;
-  let pendingSit = null;
-  let myId = (store.player() || {}).id || '';
-  const pending = new Map(); // id -> {x, y, color, point}
-  let tab = 'moves';
-  let resignArmed = false;
-  let forbCache = { key: '', pts: [] };
-  const prefs = {
-    numbers: store.get('numbers', false), forbidden: store.get('forbidden', true),
-    showAI: store.get('showAI', true), showPV: store.get('showPV', true),
-  };
+/** @param {any} e an Error with a protocol code */
+function toastError(e) {
+  toast(errorText(e.code, e.message), 'error');
+}
 
-  const board = new BoardView({ size: 15, onPlay: (x, y) => play(x, y) });
-  const statusEl = h('div.status', { id: 'status', role: 'status', 'aria-live': 'polite' });
-  const toolsEl = h('div.board-tools');
-  const replayEl = h('div', { id: 'replay' });
-  const playersEl = h('div.players');
-  const offersEl = h('div', { id: 'offers', style: 'display:flex;flex-direction:column;gap:8px' });
-  const actionsEl = h('div.actions', { id: 'actions' });
-  const linksEl = h('div.links');
-  const aiEl = h('div', { id: 'ai' });
-  const infoEl = h('div.info-row', { id: 'info' });
-  const movesPanel = h('div.tabpanel', { id: 'panel-moves', role: 'tabpanel' });
-  const chatInput = h('input.text-input', { type: 'text', id: 'chat-input', maxlength: '300', 'data-i18n-placeholder': 'chat.placeholder', placeholder: t('chat.placeholder'), 'aria-label': t('panel.chat') });
-  const chatLogEl = h('div');
-  const chatForm = h('form.chat-form', { onsubmit: (e) => { e.preventDefault(); sendChat(); } },
-    chatInput, h('button.btn.btn-sm', { type: 'submit', 'data-i18n': 'chat.send' }, t('chat.send')));
-  const chatPanel = h('div.tabpanel', { id: 'panel-chat', role: 'tabpanel', hidden: true }, chatLogEl, chatForm);
-  const tabBtn = (id, key) => h('button', { type: 'button', role: 'tab', id: `tab-${id}`, 'aria-controls': `panel-${id}`, onclick: () => { tab = id; renderTabs(); } }, t(key));
-  const tabsEl = h('div.tabs', { role: 'tablist' }, tabBtn('moves', 'panel.moves'), tabBtn('chat', 'panel.chat'));
+/** @returns {import('./session.js').Now} */
+function now() {
+  return { wall: Date.now(), mono: performance.now() };
+}
 
-  main.replaceChildren(h('div.game', null,
-    h('div.board-col', null, statusEl, board.el, replayEl, toolsEl),
-    h('aside.side', { 'aria-label': t('app.title') }, playersEl, offersEl, actionsEl, aiEl, h('section.card', null, tabsEl, movesPanel, chatPanel), linksEl, infoEl)));
+/** GameController runs the game page of one room. */
+export class GameController {
+  /**
+   * @param {HTMLElement} main
+   * @param {string} roomId
+   * @param {{playerName: () => string, navigate: (path: string) => void}} ctx
+   */
+  constructor(main, roomId, ctx) {
+    this.main = main;
+    this.roomId = roomId;
+    this.ctx = ctx;
+    this.watchOnly = new URLSearchParams(location.search).has('watch');
+    const player = store.player();
+    /** @type {Session} */
+    this.s = newSession(roomId, player ? player.id : '');
+    this.conn = 'connecting';
+    this.attempt = 0;
+    /** @type {Map<string, {x: number, y: number, color: Color, point: string}>} moves sent, not yet settled */
+    this.pending = new Map();
+    /** @type {Color | null} the seat to take once reconnected with a new identity */
+    this.pendingSit = null;
+    /** @type {ReturnType<typeof setInterval> | null} */
+    this.autoplay = null;
+    this.closed = false;
+    /** @type {string[]} */
+    this.trace = [];
+    /** @type {BoardPrefs} */
+    this.prefs = {
+      numbers: store.get('numbers', false), forbidden: store.get('forbidden', true),
+      showAI: store.get('showAI', true), showPV: store.get('showPV', true),
+    };
 
-  // --- connection ---
-  const player = store.player();
-  const client = new RoomConnection({
-    url: wsURL(location, roomId), token: player ? player.token : '',
-    onMessage, onState, onMoveSettled,
-  });
-  client.start();
+    const send = (/** @type {string} */ type, /** @type {string} */ sentKey) => this.send(/** @type {ClientMessage} */ ({ type }), sentKey ? t(sentKey) : '');
+    this.board = new BoardView({ size: 15, onPlay: (x, y) => this.play(x, y) });
+    this.status = new StatusView();
+    this.tools = new ToolsView((pref, v) => this.setPref(pref, v));
+    this.replay = new ReplayView({ go: (n) => this.go(n), toggle: () => this.toggleAutoplay() });
+    this.players = new PlayersView({ claim: () => this.send({ type: 'claim_victory' }), sit: (c) => this.sit(c) });
+    this.offers = new OffersView((type) => send(type, ''));
+    this.actions = new ActionsView(send);
+    this.ai = new AIPanelView({ onShow: (v) => this.setPref('showAI', v), onPV: (v) => this.setPref('showPV', v) });
+    this.moves = new MoveListView((n) => this.go(n));
+    this.chat = new ChatView((text) => this.send({ type: 'chat', text }));
+    this.tabs = new TabsView([{ id: 'moves', label: 'panel.moves', panel: this.moves.el }, { id: 'chat', label: 'panel.chat', panel: this.chat.el }]);
+    this.links = new LinksView(roomId);
+    main.replaceChildren(h('div.game', null,
+      h('div.board-col', null, this.status.el, this.board.el, this.replay.el, this.tools.el),
+      h('aside.side', { 'aria-label': t('app.title') }, this.players.el, this.offers.el, this.actions.el, this.ai.el, this.tabs.el, this.links.links, this.links.info)));
 
-  function onState(st) {
-    conn = st.state;
-    attempt = st.attempt;
-    if (conn === 'reconnecting') banner(t('status.reconnecting', { n: Math.max(1, attempt) }), 'warn');
-    else if (conn === 'open') banner(null);
-    render();
+    this.client = new RoomConnection({
+      url: wsURL(location, roomId), token: player ? player.token : '',
+      onMessage: (msg) => this.onMessage(msg),
+      onState: (st) => this.onState(st),
+      onMoveSettled: (res) => this.onMoveSettled(res),
+    });
+    this.ticker = setInterval(() => this.tick(), TICK_MS);
+    this.offLang = onLang(() => { this.board.relabel(); applyI18n(main); this.tabs.relabel(); this.render(); });
+    this.onOnline = () => { if (this.conn !== 'open') this.client.reconnectNow(); };
+    window.addEventListener('online', this.onOnline);
+    this.client.start();
+    this.render();
   }
 
-  function onMoveSettled(res) {
-    pending.delete(res.id);
-    if (!res.ok && res.error && res.error !== 'stale_ply') toast(errorText(res.error, ''), 'error');
-    render();
+  // ---- server -> page ----
+
+  /** @param {{state: string, attempt: number}} st */
+  onState(st) {
+    this.conn = st.state;
+    this.attempt = st.attempt;
+    if (this.conn === 'reconnecting') banner(t('status.reconnecting', { n: Math.max(1, this.attempt) }), 'warn');
+    else if (this.conn === 'open') banner(null);
+    this.render();
   }
 
-  function onMessage(msg) {
-    if (msg.type !== 'ai' && msg.type !== 'pong') {
-      trace.push(`${msg.type}${msg.event ? `:${msg.event.kind}` : ''}${msg.seq ? `#${msg.seq}` : ''}${msg.code ? `:${msg.code}` : ''}`);
-      if (trace.length > 60) trace.shift();
-    }
+  /**
+   * onMoveSettled forgets a pending move (acked, refused or overtaken); a refusal's error
+   * message follows through onMessage.
+   * @param {{id: string}} res
+   */
+  onMoveSettled(res) {
+    this.pending.delete(res.id);
+    this.render();
+  }
+
+  /** @param {ServerMessage} msg */
+  onMessage(msg) {
+    this.record(msg);
+    const before = this.s;
+    this.s = receive(before, msg, now());
     switch (msg.type) {
       case 'welcome':
-        role = (msg.you && msg.you.role) || 'spectator';
-        if (msg.you && msg.you.player_id) myId = msg.you.player_id;
-        if (pendingSit && !isPlayer(role)) {
-          try { client.send({ type: 'sit', color: pendingSit }); } catch (e) { toast(errorText(e.code, e.message), 'error'); }
-        }
-        pendingSit = null;
+        if (this.pendingSit && !isPlayer(this.s.role)) this.send({ type: 'sit', color: this.pendingSit });
+        this.pendingSit = null;
         break;
       case 'snapshot':
-        g = fromSnapshot(msg.room, msg.seq);
-        loaded = true;
-        if (msg.room.clock && msg.room.clock.at) serverOffset = Date.now() - msg.room.clock.at;
-        if (msg.room.presence) { presence = msg.room.presence; presenceAt = Date.now(); g.spectators = presence.spectators || g.spectators; }
-        board.setSize(g.size);
-        resetClocks(msg.room.clock);
+        this.board.setSize(this.s.game.size);
         break;
       case 'event':
-        onEvent(msg.event, msg.seq);
+        this.onEvent(msg.event, before);
         break;
       case 'error':
-        if (msg.code === 'no_such_room' && !loaded) fatal = t('game.notFound');
-        else if (!msg.id || !pending.has(msg.id)) toast(errorText(msg.code, msg.message), 'error');
-        break;
-      case 'ai':
-        aiCount++;
-        ai = msg;
-        aiAt = performance.now();
-        break;
-      case 'presence':
-        presence = msg;
-        presenceAt = Date.now();
-        g = { ...g, spectators: msg.spectators ?? g.spectators };
+        // stale_ply: the position moved on under a move; the events bring the page up to date.
+        if (!this.s.notFound && msg.code !== 'stale_ply') toastError(msg);
         break;
       case 'hint':
-        hint = msg;
         toast(t('hint.text', { point: msg.point, score: formatScore(msg.score, 0) }), 'success');
         break;
       default:
         break;
     }
-    render();
+    this.render();
   }
 
-  function onEvent(ev, seq) {
-    const before = g;
-    g = applyEvent(g, ev, seq);
-    loaded = true;
-    if (ev.at) serverOffset = Date.now() - ev.at;
+  /**
+   * onEvent plays the sounds and shows the notes an event calls for.
+   * @param {RoomEvent} ev
+   * @param {Session} before the session before the event
+   */
+  onEvent(ev, before) {
+    const role = this.s.role;
+    const fromOpponent = isPlayer(role) && ev.color !== role;
     switch (ev.kind) {
       case 'created':
-        board.setSize(g.size);
+        this.board.setSize(this.s.game.size);
         break;
       case 'move':
-        ai = null;
-        hint = null;
         if (ev.color !== role) sound.play('stone');
-        board.say(t('board.played', { color: t(`color.${ev.color}`), point: ev.point }));
-        if (viewPly === before.moves.length) viewPly = null;
+        this.board.say(t('board.played', { color: t(`color.${ev.color}`), point: ev.point }));
         break;
-      case 'takeback':
-        ai = null;
-        hint = null;
+      case 'game_over': {
+        const r = this.s.game.result;
+        sound.play(isPlayer(role) && r && r.result !== role && r.result !== 'draw' ? 'alert' : 'win');
         break;
-      case 'game_over':
-        ai = null;
-        sound.play(isPlayer(role) && g.result.result !== role && g.result.result !== 'draw' ? 'alert' : 'win');
-        break;
+      }
       case 'rematch':
-        viewPly = null;
-        stopAutoplay();
+        this.stopAutoplay();
         break;
       case 'draw_offered': case 'takeback_requested': case 'rematch_offered':
-        if (isPlayer(role) && ev.color !== role) sound.play('alert');
+        if (fromOpponent) sound.play('alert');
         break;
       case 'draw_declined':
-        if (isPlayer(role) && ev.color !== role) toast(t('offer.drawDeclined'));
+        if (fromOpponent) toast(t('offer.drawDeclined'));
         break;
       case 'takeback_declined':
-        if (isPlayer(role) && ev.color !== role) toast(t('offer.takebackDeclined'));
+        if (fromOpponent) toast(t('offer.takebackDeclined'));
         break;
       default:
         break;
     }
-    const changed = ['started', 'move', 'takeback', 'game_over', 'rematch'].includes(ev.kind);
-    if (changed) resetClocks(null);
+    if (before.viewPly !== null && this.s.viewPly === null) this.stopAutoplay();
   }
 
-  function resetClocks(snapClock) {
-    const now = performance.now();
-    const runningColor = g.phase === 'playing' && (!snapClock || snapClock.running) ? turn(g) : null;
-    const perMoveOnly = !g.time.base_ms && g.time.per_move_ms;
-    for (const c of COLORS) {
-      let ms = g.clocks[c];
-      if (perMoveOnly) {
-        ms = g.time.per_move_ms;
-        if (snapClock && snapClock.deadline_ms && c === runningColor) ms = snapClock.deadline_ms - snapClock.at;
-      }
-      clocks[c] = makeClock(ms, c === runningColor, now);
-    }
+  /** @param {ServerMessage} msg */
+  record(msg) {
+    if (msg.type === 'ai' || msg.type === 'pong') return;
+    const m = /** @type {any} */ (msg);
+    this.trace.push(`${msg.type}${m.event ? `:${m.event.kind}` : ''}${m.seq ? `#${m.seq}` : ''}${m.code ? `:${m.code}` : ''}`);
+    if (this.trace.length > TRACE_LEN) this.trace.shift();
   }
 
-  // --- actions ---
-  function send(cmd, okMsg) {
+  // ---- page -> server ----
+
+  /**
+   * send sends a command, toasting okMsg when it went out; it returns whether it did.
+   * @param {ClientMessage} cmd
+   * @param {string} [okMsg]
+   */
+  send(cmd, okMsg) {
     try {
-      client.send(cmd);
+      this.client.send(cmd);
       if (okMsg) toast(okMsg);
+      return true;
     } catch (e) {
-      toast(errorText(e.code, e.message), 'error');
+      toastError(e);
+      return false;
     }
   }
 
-  function play(x, y) {
-    if (viewPly !== null || !canPlay(g, role) || pending.size) return;
+  /**
+   * play places a stone at (x, y) if the viewer may; a forbidden point shown on the board
+   * is refused here with the server's reason.
+   * @param {number} x
+   * @param {number} y
+   */
+  play(x, y) {
+    const g = this.s.game;
+    if (this.s.viewPly !== null || !canPlay(g, this.s.role) || this.pending.size) return;
+    const role = /** @type {Color} */ (this.s.role);
+    if (this.prefs.forbidden) {
+      const f = g.forbidden.find((p) => p.x === x && p.y === y);
+      if (f && role === 'black') { toast(t('error.forbidden', { why: t(`forbidden.${f.kind}`) }), 'error'); return; }
+    }
     const point = toNotation(x, y);
-    if (g.rule === 'renju' && role === 'black' && prefs.forbidden) {
-      const f = currentForbidden().find((p) => p.x === x && p.y === y);
-      if (f) { toast(t('error.forbidden', { why: t(`forbidden.${f.reason}`) }), 'error'); return; }
-    }
-    const id = client.move(g.moves.length, point);
-    pending.set(id, { x, y, color: role, point });
-    hint = null;
+    const id = this.client.move(g.moves.length, point);
+    this.pending.set(id, { x, y, color: role, point });
+    this.s = { ...this.s, hint: null };
     sound.play('stone');
-    render();
+    this.render();
   }
 
-  async function sit(color) {
+  /**
+   * sit takes the seat of colour c, registering a player first when the viewer has none.
+   * @param {Color} c
+   */
+  async sit(c) {
     try {
-      const p = await api.ensurePlayer(ctx.playerName());
-      myId = p.id;
-      if (client.token !== p.token) {
-        client.token = p.token;
-        pendingSit = color;
-        client.reconnectNow();
+      const p = await api.ensurePlayer(this.ctx.playerName());
+      this.s = withPlayer(this.s, p.id);
+      if (this.client.token !== p.token) {
+        this.client.token = p.token;
+        this.pendingSit = c;
+        this.client.reconnectNow();
         return;
       }
-      client.send({ type: 'sit', color });
+      this.client.send({ type: 'sit', color: c });
     } catch (e) {
-      toast(errorText(e.code, e.message), 'error');
+      toastError(e);
     }
   }
 
-  function sendChat() {
-    const text = chatInput.value.trim();
-    if (!text) return;
-    try {
-      client.send({ type: 'chat', text });
-      chatInput.value = '';
-    } catch (e) {
-      toast(errorText(e.code, e.message), 'error');
-    }
+  /**
+   * setPref changes and stores a display preference.
+   * @param {keyof BoardPrefs} pref
+   * @param {boolean} v
+   */
+  setPref(pref, v) {
+    this.prefs = { ...this.prefs, [pref]: v };
+    store.put(pref, v);
+    this.render();
   }
 
-  function go(n) {
-    const total = g.moves.length;
-    const v = Math.max(0, Math.min(total, n));
-    viewPly = v === total && g.phase !== 'finished' ? null : v;
-    if (v === total) stopAutoplay();
-    render();
+  // ---- replay ----
+
+  /** @param {number} n */
+  go(n) {
+    this.s = seek(this.s, n);
+    if (shownPly(this.s) === this.s.game.moves.length) this.stopAutoplay();
+    this.render();
   }
 
-  function stopAutoplay() {
-    if (autoplay) clearInterval(autoplay);
-    autoplay = null;
+  stopAutoplay() {
+    if (this.autoplay) clearInterval(this.autoplay);
+    this.autoplay = null;
   }
 
-  function toggleAutoplay() {
-    if (autoplay) { stopAutoplay(); render(); return; }
-    if ((viewPly ?? g.moves.length) >= g.moves.length) viewPly = 0;
-    autoplay = setInterval(() => {
-      const n = (viewPly ?? g.moves.length) + 1;
-      if (n > g.moves.length) { stopAutoplay(); render(); return; }
-      viewPly = n;
+  toggleAutoplay() {
+    if (this.autoplay) { this.stopAutoplay(); this.render(); return; }
+    if (shownPly(this.s) >= this.s.game.moves.length) this.s = { ...this.s, viewPly: 0 };
+    this.autoplay = setInterval(() => {
+      const n = shownPly(this.s) + 1;
+      if (n > this.s.game.moves.length) { this.stopAutoplay(); this.render(); return; }
+      this.s = { ...this.s, viewPly: n };
       sound.play('stone');
-      render();
-    }, 900);
-    render();
+      this.render();
+    }, REPLAY_STEP_MS);
+    this.render();
   }
 
-  // --- derived ---
-  function currentForbidden() {
-    if (g.rule !== 'renju' || turn(g) !== 'black' || g.phase !== 'playing') return [];
-    const key = g.moves.map((m) => m.point).join(',');
-    if (forbCache.key !== key) forbCache = { key, pts: forbiddenPoints(boardAt(g)) };
-    return forbCache.pts;
-  }
+  // ---- rendering ----
 
-  function seatPresence(c) {
-    if (!presence || !presence[c]) return null;
-    const p = presence[c];
-    let remainingMs = 0;
-    if (!p.connected && p.grace_ms) {
-      const serverNow = Date.now() - serverOffset;
-      const elapsed = p.since > 1e11 ? serverNow - p.since : p.since + (Date.now() - presenceAt);
-      remainingMs = Math.max(0, p.grace_ms - elapsed);
-    }
-    return { connected: !!p.connected, remainingMs, claimable: !!p.claimable };
-  }
-
-  // The seat holding my player id is my role (a sit, a rematch swap, a reload).
-  function syncRole() {
-    if (!myId) return;
-    const mine = COLORS.find((c) => g.seats[c] && g.seats[c].player_id === myId);
-    if (mine) role = mine;
-    else if (isPlayer(role) && (!g.seats[role] || (g.seats[role].player_id && g.seats[role].player_id !== myId))) role = 'spectator';
-  }
-
-  // --- rendering ---
-  function render() {
-    syncRole();
-    if (fatal) {
-      if (!fatalShown) {
-        fatalShown = true; // client.stop() below re-enters render() through onState
-        main.replaceChildren(h('section.card', { style: 'padding:24px;text-align:center' }, h('h2', { id: 'fatal' }, fatal), h('a.btn.btn-primary', { href: '/' }, t('action.lobby'))));
-        clearInterval(ticker);
-        client.stop();
-      }
-      return;
-    }
-    const live = viewPly === null;
-    const n = live ? g.moves.length : viewPly;
-    const st = status(g, role, { pending: pending.size > 0, connection: conn === 'open' ? 'open' : loaded ? conn : 'connecting', attempt });
-    renderStatus(st);
-    const mine = live && canPlay(g, role) && !pending.size;
-    const aiThinkingForThis = ai && (ai.ply == null || ai.ply === g.moves.length);
-    const pv = live && prefs.showAI && prefs.showPV && aiThinkingForThis && ai.pv
-      ? ai.pv.map((p, i) => ({ ...parseNotation(p, g.size), color: i % 2 === 0 ? ai.color : other(ai.color), n: i + 1 })).filter((p) => p.x != null).slice(0, 10)
-      : [];
-    const lm = n > 0 ? g.moves[n - 1] : null;
-    const hintPt = live && hint ? parseNotation(hint.point, g.size) : null;
-    board.render({
-      stones: stonesAt(g, n),
-      last: lm && lm.x >= 0 ? { x: lm.x, y: lm.y } : null,
-      win: live || n === g.moves.length ? winLine(g) : [],
-      numbers: prefs.numbers,
-      forbidden: live && prefs.forbidden && (role === 'black' || !isPlayer(role)) ? currentForbidden() : [],
-      pending: live ? [...pending.values()] : [],
-      pv,
-      hint: hintPt,
-      preview: mine ? role : null,
+  render() {
+    if (this.closed) return;
+    const s = this.s;
+    if (s.notFound) { this.showNotFound(); return; }
+    const g = s.game;
+    const role = s.role;
+    const live = s.viewPly === null;
+    const n = shownPly(s);
+    const open = this.conn === 'open';
+    const st = status(g, role, { pending: this.pending.size > 0, connection: open ? 'open' : s.loaded ? this.conn : 'connecting', attempt: this.attempt });
+    this.status.render(st);
+    this.board.render(boardModel(s, this.prefs, [...this.pending.values()]));
+    this.players.render(this.playerCards());
+    this.offers.render(this.offerList());
+    this.actions.render(this.actionList(), open);
+    const ai = currentAI(s);
+    this.ai.render({
+      visible: !!aiSeat(g) && g.phase !== 'over', info: ai, elapsed: ai ? aiElapsed(ai, s.aiAt, performance.now()) : 0,
+      show: this.prefs.showAI, pv: this.prefs.showPV,
     });
-    renderPlayers();
-    renderOffers();
-    renderActions();
-    renderAI();
-    movesPanel.replaceChildren(g.moves.length ? moveList(g.moves, n, (k) => go(k)) : h('p.muted', '—'));
-    const ml = movesPanel.querySelector('.movelist');
-    if (ml && live) ml.scrollTop = ml.scrollHeight;
-    chatLogEl.replaceChildren(g.chatAllowed ? chatLog(g.messages) : h('p.muted', t('chat.disabled')));
-    chatForm.hidden = !g.chatAllowed;
-    const cl = chatLogEl.querySelector('.chat-log');
-    if (cl) cl.scrollTop = cl.scrollHeight;
-    renderTabs();
-    fill(replayEl, g.phase === 'finished' || !live ? replayBar(n, g.moves.length, !!autoplay, { go, toggle: toggleAutoplay }) : null);
-    renderTools();
-    renderLinks();
-    tick();
-    document.title = `${t(st.key, tParams(st))} · ${t('app.title')}`;
+    this.moves.render(g.moves, n, live);
+    this.chat.render(g.messages, g.chatAllowed);
+    this.replay.render(g.phase === 'over' || !live, n, g.moves.length, !!this.autoplay);
+    this.tools.render(this.prefs, g.rule === 'renju');
+    this.links.render({
+      inviting: openSeats(g).length > 0 && g.phase === 'waiting', hasMoves: g.moves.length > 0,
+      rule: g.rule, size: g.size, time: g.time, gameNo: g.gameNo, spectators: s.spectators,
+    });
+    this.tick();
+    document.title = `${statusText(st)} · ${t('app.title')}`;
   }
 
-  function tParams(st) {
-    return st.colorParam ? { ...st.params, [st.colorParam]: t(`color.${st.params[st.colorParam]}`) } : st.params;
-  }
-
-  function renderStatus(st) {
-    statusEl.className = `status tone-${st.tone}`;
-    fill(statusEl, h('span', { id: 'status-text' }, t(st.key, tParams(st))), st.why ? h('span.why', `· ${t(st.why)}`) : null);
-  }
-
-  function renderPlayers() {
-    const cards = [];
-    const order = role === 'black' ? ['white', 'black'] : ['black', 'white'];
+  /** @returns {import('./views/players.js').PlayerCard[]} */
+  playerCards() {
+    const { game: g, role } = this.s;
+    const order = /** @type {Color[]} */ (role === 'black' ? ['white', 'black'] : ['black', 'white']);
     const running = g.phase === 'playing' ? turn(g) : null;
-    for (const c of order) {
-      const pr = seatPresence(c);
-      cards.push(playerCard({
-        color: c, seat: g.seats[c], you: role === c, toMove: running === c,
-        clockMs: remaining(clocks[c], performance.now()), baseMs: g.time.base_ms,
-        presence: g.seats[c] && g.seats[c].kind === 'human' ? pr : null,
+    const mono = performance.now();
+    return order.map((c) => {
+      const seat = g.seats[c];
+      return {
+        color: c, seat, you: role === c, toMove: running === c,
+        clockMs: clockLeft(this.s, c, mono), baseMs: g.time.base_ms,
+        presence: seat && seat.kind === 'human' ? seatPresence(this.s, c, Date.now()) : null,
         showAbandon: g.phase === 'playing',
         canClaim: isPlayer(role) && role !== c && g.phase === 'playing',
-        onClaim: () => send({ type: 'claim_victory' }),
-        canSit: !watchOnly && !isPlayer(role) && !g.seats[c] && g.phase === 'waiting' && conn === 'open',
-        onSit: () => sit(c),
-      }));
-    }
-    playersEl.replaceChildren(...cards);
+        canSit: !this.watchOnly && !isPlayer(role) && !seat && g.phase === 'waiting' && this.conn === 'open',
+      };
+    });
   }
 
-  function renderOffers() {
-    const items = [];
+  /** @returns {Offer[]} */
+  offerList() {
+    const { game: g, role } = this.s;
     const opp = isPlayer(role) ? other(role) : null;
+    /** @type {Offer[]} */
+    const out = [];
     const o = g.offers;
-    if (o.draw && g.phase === 'playing') {
-      items.push(opp && o.draw === opp
-        ? offerBox(t('offer.draw', { color: t(`color.${o.draw}`) }), () => send({ type: 'draw_accept' }), () => send({ type: 'draw_decline' }), 'offer-draw')
-        : h('div.card.offer', t('offer.draw', { color: t(`color.${o.draw}`) })));
-    }
-    if (o.takeback && g.phase === 'playing') {
-      items.push(opp && o.takeback === opp
-        ? offerBox(t('offer.takeback', { color: t(`color.${o.takeback}`) }), () => send({ type: 'takeback_accept' }), () => send({ type: 'takeback_decline' }), 'offer-takeback')
-        : h('div.card.offer', t('offer.takeback', { color: t(`color.${o.takeback}`) })));
-    }
-    if (o.rematch && g.phase === 'finished') {
-      items.push(opp && o.rematch === opp
-        ? offerBox(t('offer.rematch', { color: t(`color.${o.rematch}`) }), () => send({ type: 'rematch' }), null, 'offer-rematch')
-        : h('div.card.offer', t('offer.rematch', { color: t(`color.${o.rematch}`) })));
-    }
-    offersEl.replaceChildren(...items);
-    offersEl.hidden = items.length === 0;
+    if (o.draw && g.phase === 'playing') out.push({ kind: 'draw', by: o.draw, answerable: o.draw === opp });
+    if (o.takeback && g.phase === 'playing') out.push({ kind: 'takeback', by: o.takeback, answerable: o.takeback === opp });
+    if (o.rematch && g.phase === 'over') out.push({ kind: 'rematch', by: o.rematch, answerable: o.rematch === opp });
+    return out;
   }
 
-  function renderActions() {
-    const btns = [];
-    const b = (key, id, fn, opts = {}) => h('button.btn', { type: 'button', id, onclick: fn, disabled: !!opts.disabled || conn !== 'open', class: opts.cls || '' }, t(key));
-    if (isPlayer(role)) {
-      const opp = other(role);
-      if (g.phase === 'playing') {
-        const vsMachine = aiSeat(g);
-        if (g.moves.length < 2) btns.push(b('action.abort', 'btn-abort', () => send({ type: 'abort' })));
-        const rb = b(resignArmed ? 'action.resign.confirm' : 'action.resign', 'btn-resign', () => {
-          if (!resignArmed) {
-            resignArmed = true;
-            setTimeout(() => { resignArmed = false; render(); }, 4000);
-            render();
-            document.getElementById('btn-resign')?.focus();
-            return;
-          }
-          resignArmed = false;
-          send({ type: 'resign' });
-        }, { cls: 'btn-danger' });
-        btns.push(rb);
-        if (!vsMachine) btns.push(b('action.draw', 'btn-draw', () => send({ type: 'draw_offer' }, t('offer.sent')), { disabled: g.offers.draw === role }));
-        if (g.takebacks) btns.push(b('action.takeback', 'btn-takeback', () => send({ type: 'takeback_request' }, vsMachine ? '' : t('offer.sent')), { disabled: g.offers.takeback === role || g.moves.length === 0 }));
-        if (vsMachine && g.hints !== false) btns.push(b('action.hint', 'btn-hint', () => send({ type: 'hint' }), { disabled: turn(g) !== role }));
-      } else if (g.phase === 'finished' && g.seats[opp]) {
-        btns.push(b('action.rematch', 'btn-rematch', () => send({ type: 'rematch' }, t('offer.sent')), { disabled: g.offers.rematch === role, cls: 'btn-primary' }));
-      } else if (g.phase === 'waiting') {
-        btns.push(b('action.abort', 'btn-abort', () => send({ type: 'abort' })));
-      }
+  /** @returns {Action[]} */
+  actionList() {
+    const { game: g, role } = this.s;
+    if (!isPlayer(role)) return [];
+    /** @type {Action[]} */
+    const out = [];
+    if (g.phase === 'playing') {
+      const vsMachine = !!aiSeat(g);
+      if (g.moves.length < 2) out.push({ id: 'btn-abort', label: 'action.abort', command: 'abort' });
+      out.push({ id: 'btn-resign', label: 'action.resign', command: 'resign', cls: 'btn-danger' });
+      if (!vsMachine) out.push({ id: 'btn-draw', label: 'action.draw', command: 'draw_offer', sent: 'offer.sent', disabled: g.offers.draw === role });
+      if (g.takebacks) out.push({ id: 'btn-takeback', label: 'action.takeback', command: 'takeback_request', sent: vsMachine ? '' : 'offer.sent', disabled: g.offers.takeback === role || g.moves.length === 0 });
+      if (vsMachine && g.hints) out.push({ id: 'btn-hint', label: 'action.hint', command: 'hint', disabled: turn(g) !== role });
+    } else if (g.phase === 'over' && g.seats[other(role)]) {
+      out.push({ id: 'btn-rematch', label: 'action.rematch', command: 'rematch', sent: 'offer.sent', disabled: g.offers.rematch === role, cls: 'btn-primary' });
+    } else if (g.phase === 'waiting') {
+      out.push({ id: 'btn-abort', label: 'action.abort', command: 'abort' });
     }
-    actionsEl.replaceChildren(...btns);
-    actionsEl.hidden = btns.length === 0;
+    return out;
   }
 
-  function renderAI() {
-    if (!aiSeat(g) || g.phase === 'finished') { aiEl.replaceChildren(); return; }
-    const info = ai && (ai.ply == null || ai.ply === g.moves.length) && g.phase === 'playing' ? ai : null;
-    const elapsed = info ? (info.elapsed_ms || 0) + (info.status === 'thinking' ? performance.now() - aiAt : 0) : 0;
-    aiEl.replaceChildren(aiPanel(info, elapsed, {
-      show: prefs.showAI, pv: prefs.showPV,
-      onShow: (v) => { prefs.showAI = v; store.put('showAI', v); render(); },
-      onPV: (v) => { prefs.showPV = v; store.put('showPV', v); render(); },
-    }));
+  /** tick refreshes the clocks, countdowns and the AI bar. */
+  tick() {
+    const mono = performance.now();
+    const wall = Date.now();
+    for (const c of COLORS) this.players.tick(c, clockLeft(this.s, c, mono), seatPresence(this.s, c, wall));
+    const ai = this.s.ai;
+    if (ai) this.ai.tick(ai, aiElapsed(ai, this.s.aiAt, mono));
   }
 
-  function renderTabs() {
-    for (const [id, panel] of [['moves', movesPanel], ['chat', chatPanel]]) {
-      panel.hidden = tab !== id;
-      tabsEl.querySelector(`#tab-${id}`).setAttribute('aria-selected', String(tab === id));
-    }
+  showNotFound() {
+    this.closed = true; // client.stop() below re-enters render() through onState
+    this.main.replaceChildren(h('section.card', { style: 'padding:24px;text-align:center' }, h('h2', { id: 'fatal' }, t('game.notFound')), h('a.btn.btn-primary', { href: '/' }, t('action.lobby'))));
+    this.stop();
   }
 
-  function renderTools() {
-    const toggle = (key, pref, id) => h('label.check', null, h('input', { type: 'checkbox', id, checked: prefs[pref], onchange: (e) => { prefs[pref] = e.target.checked; store.put(pref, e.target.checked); render(); } }), t(key));
-    fill(toolsEl, toggle('action.numbers', 'numbers', 'opt-numbers'), g.rule === 'renju' ? toggle('action.forbidden', 'forbidden', 'opt-forbidden') : null);
+  /** stop ends the page: timers, listeners, the connection. */
+  stop() {
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = null;
+    this.stopAutoplay();
+    this.offLang();
+    window.removeEventListener('online', this.onOnline);
+    this.client.stop();
   }
+}
 
-  function renderLinks() {
-    const base = `${location.origin}/r/${encodeURIComponent(roomId)}`;
-    const copy = (key, url, id) => h('button.btn.btn-sm', { type: 'button', id, onclick: async () => toast(await copyText(url) ? t('action.copied') : url, 'success') }, t(key));
-    const links = [];
-    if (openSeats(g).length && g.phase === 'waiting') links.push(copy('action.copyInvite', base, 'copy-invite'));
-    links.push(copy('action.copySpectate', `${base}?watch=1`, 'copy-spectate'));
-    if (g.moves.length) {
-      links.push(h('a.btn.btn-sm', { href: api.recordURL(roomId, 'sgf'), download: `gomoku-${roomId}.sgf`, id: 'dl-sgf' }, `${t('replay.download')} SGF`));
-      links.push(h('a.btn.btn-sm', { href: api.recordURL(roomId, 'psq'), download: `gomoku-${roomId}.psq`, id: 'dl-psq' }, 'PSQ'));
-    }
-    linksEl.replaceChildren(...links);
-    fill(infoEl,
-      h('span', `${t('game.rule')}: ${t(`rule.${g.rule}`)}`),
-      h('span', `${t('game.size')}: ${g.size}×${g.size}`),
-      h('span', `${t('game.time')}: ${formatTimeControl(g.time)}`),
-      g.gameNo > 1 ? h('span', t('game.number', { n: g.gameNo })) : null,
-      h('span', { id: 'spectators' }, `👁 ${t('spectators', { n: g.spectators || 0 })}`));
-  }
-
-  // Clocks, countdowns and the AI bar tick locally between server messages.
-  function tick() {
-    const now = performance.now();
-    for (const c of COLORS) {
-      const el = playersEl.querySelector(`[data-clock="${c}"]`);
-      if (el) el.textContent = formatClock(remaining(clocks[c], now));
-      const cd = playersEl.querySelector(`[data-countdown="${c}"]`);
-      const pr = seatPresence(c);
-      if (cd && pr) {
-        cd.textContent = pr.remainingMs > 0 ? t('conn.abandon', { time: formatClock(pr.remainingMs) }) : '';
-        const btn = playersEl.querySelector('#claim-btn');
-        if (btn) btn.disabled = pr.remainingMs > 0 && !pr.claimable;
-      }
-    }
-    const bar = aiEl.querySelector('#ai-progress');
-    if (bar && ai && ai.status === 'thinking' && ai.budget_ms) {
-      const el = Math.min(ai.budget_ms, (ai.elapsed_ms || 0) + now - aiAt);
-      bar.style.width = `${((el / ai.budget_ms) * 100).toFixed(1)}%`;
-    }
-  }
-  ticker = setInterval(tick, 100);
-
-  const offLang = onLang(() => { board.relabel(); applyI18n(main); tabsEl.querySelector('#tab-moves').textContent = t('panel.moves'); tabsEl.querySelector('#tab-chat').textContent = t('panel.chat'); render(); });
-  const onOnline = () => { if (conn !== 'open') client.reconnectNow(); };
-  window.addEventListener('online', onOnline);
-  render();
-
+/**
+ * renderGame draws the game page for room id into main; returns a teardown function.
+ * @param {HTMLElement} main
+ * @param {string} roomId
+ * @param {{playerName: () => string, navigate: (path: string) => void}} ctx
+ */
+export function renderGame(main, roomId, ctx) {
+  const page = new GameController(main, roomId, ctx);
   // Hook for the browser tests: a read-only view of the state, and drop() to cut the socket.
-  window.__gomoku = { get game() { return g; }, get role() { return role; }, get conn() { return conn; }, get aiMessages() { return aiCount; }, get trace() { return trace.slice(); }, seatName,
+  /** @type {any} */ (window).__gomoku = {
+    get game() { return page.s.game; },
+    get role() { return page.s.role; },
+    get conn() { return page.conn; },
+    get aiMessages() { return page.s.aiCount; },
+    get trace() { return page.trace.slice(); },
+    seatName,
     /** drop closes the socket as a network failure would (browser tests of reconnection). */
-    drop() { if (client.ws) client.ws.close(); } };
-
+    drop() { if (page.client.ws) page.client.ws.close(); },
+  };
   return () => {
-    clearInterval(ticker);
-    stopAutoplay();
-    offLang();
-    window.removeEventListener('online', onOnline);
-    client.stop();
+    if (!page.closed) page.stop();
+    page.closed = true;
     banner(null);
   };
 }

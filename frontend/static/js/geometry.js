@@ -1,3 +1,4 @@
+// @ts-check
 // geometry.js: board geometry and renju notation (pure).
 // Coordinates: x = column from the left (0-based), y = row from the bottom (0-based).
 // Notation: column letter a.. (no letter skipped), row number 1.. from the bottom: h8.

@@ -1,3 +1,4 @@
+// @ts-check
 // i18n.js: English and Simplified Chinese strings (pure tables + a tiny formatter).
 
 export const LANGS = ['en', 'zh'];
@@ -23,7 +24,6 @@ export const TABLES = {
     'lobby.join': 'Join',
     'lobby.replay': 'Replay',
     'lobby.moves': '{n} moves',
-    'lobby.spectators': '{n} watching',
     'lobby.vs': 'vs',
     'lobby.loadError': 'Could not load games: {message}',
     'lobby.hero.title': 'Play Gomoku online',
@@ -210,7 +210,6 @@ export const TABLES = {
     'lobby.join': '加入',
     'lobby.replay': '回放',
     'lobby.moves': '{n} 手',
-    'lobby.spectators': '{n} 人观战',
     'lobby.vs': '对',
     'lobby.loadError': '无法加载对局：{message}',
     'lobby.hero.title': '在线下五子棋',

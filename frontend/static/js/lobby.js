@@ -1,9 +1,10 @@
+// @ts-check
 // lobby.js: lobby page (live, open, finished games) and the create-game dialog.
 import { h, s, applyI18n } from './dom.js';
 import { t, onLang, levelName } from './i18n.js';
 import * as api from './api.js';
 import * as store from './store.js';
-import { normalizeSummary } from './state.js';
+import { fromSummary } from './state.js';
 import { formatTimeControl } from './clock.js';
 
 const POLL_MS = 5000;
@@ -24,7 +25,7 @@ async function levels() {
   if (levelsCache) return levelsCache;
   try {
     const res = await api.engines();
-    const names = (res && res.levels || []).map((l) => (typeof l === 'string' ? l : l.name)).filter(Boolean);
+    const names = res.levels.map((l) => l.name);
     levelsCache = names.length ? names : FALLBACK_LEVELS;
   } catch {
     return FALLBACK_LEVELS;
@@ -41,7 +42,7 @@ function miniBoard() {
     g.append(s('line', { x1: 10, y1: p, x2: 170, y2: p, stroke: '#5a3d17', 'stroke-width': 1 }));
     g.append(s('line', { x1: p, y1: 10, x2: p, y2: 170, stroke: '#5a3d17', 'stroke-width': 1 }));
   }
-  for (const [x, y, c] of stones) {
+  for (const [x, y, c] of /** @type {[number, number, string][]} */ (stones)) {
     g.append(s('circle', { cx: 10 + x * 20, cy: 10 + y * 20, r: 9, fill: c === 'b' ? '#151515' : '#f4f1ea', stroke: c === 'b' ? 'none' : '#999' }));
   }
   return g;
@@ -60,7 +61,6 @@ function roomItem(r, kind) {
     h('span', `${r.size}×${r.size}`),
     r.time ? h('span', formatTimeControl(r.time)) : null,
     h('span', t('lobby.moves', { n: r.moves })),
-    kind === 'live' && r.spectators ? h('span', t('lobby.spectators', { n: r.spectators })) : null,
     kind === 'finished' && r.result ? h('span', r.result === 'draw' ? t('status.draw') : t('status.wins', { color: t(`color.${r.result}`) }) + (r.reason ? ` · ${t(`reason.${r.reason}`)}` : '')) : null,
   ];
   const ai = [r.black, r.white].some((x) => x && x.kind !== 'human');
@@ -109,7 +109,7 @@ export function renderLobby(main, ctx) {
     await Promise.all(Object.keys(cols).map(async (kind) => {
       try {
         const res = await api.listRooms(kind, 20);
-        cols[kind].rooms = ((res && res.rooms) || []).map(normalizeSummary).filter((r) => r.id);
+        cols[kind].rooms = res.rooms.map(fromSummary);
         cols[kind].error = null;
       } catch (e) {
         cols[kind].error = e.code === 'network' ? t('error.network') : e.message;
@@ -132,7 +132,7 @@ function seg(name, options, checked) {
 
 /** openCreateDialog shows the create-game dialog; mode: human | ai | aivai. */
 export async function openCreateDialog(ctx, mode = store.get('lastMode', 'ai')) {
-  const dlg = document.getElementById('create-dialog');
+  const dlg = /** @type {HTMLDialogElement} */ (document.getElementById('create-dialog'));
   const lv = await levels();
   const prev = store.get('lastCreate', {});
   const levelSelect = (name, value) => h('select', { name, id: `f-${name}` },
@@ -199,10 +199,8 @@ export async function openCreateDialog(ctx, mode = store.get('lastMode', 'ai')) 
     try {
       await api.ensurePlayer(ctx.playerName());
       const res = await api.createRoom(body);
-      const room = (res && res.room) || res || {};
-      const id = room.id || room.room_id || ((res && res.invite_url) || '').split('/').pop();
       dlg.close();
-      ctx.navigate(`/r/${encodeURIComponent(id)}`);
+      ctx.navigate(`/r/${encodeURIComponent(res.room.id)}`);
     } catch (ex) {
       err.textContent = ex.code && t(`error.${ex.code}`) !== `error.${ex.code}` ? `${t(`error.${ex.code}`)} ${ex.message ? `(${ex.message})` : ''}` : t('error.generic', { message: ex.message });
     } finally {

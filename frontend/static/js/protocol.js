@@ -1,5 +1,172 @@
-// protocol.js: pure helpers for the WebSocket wire protocol (docs/protocol.md).
+// @ts-check
+// protocol.js: the WebSocket wire protocol of docs/protocol.md: JSDoc types of every message
+// and object the server sends, encode/decode, SeqTracker, PendingMoves, the reconnect backoff.
 // No DOM, no WebSocket: everything here is testable under `node --test`.
+
+// ---- Objects (docs/protocol.md section 4) ----
+
+/** @typedef {'black' | 'white'} Color */
+/** @typedef {'freestyle' | 'standard' | 'renju'} Rule */
+/** @typedef {'human' | 'ai' | 'engine'} SeatKind */
+/** @typedef {'waiting' | 'playing' | 'over'} Phase */
+/** @typedef {'open' | 'live' | 'finished'} RoomStatus */
+/** @typedef {'black' | 'white' | 'draw' | 'aborted'} Result */
+/** @typedef {'double_three' | 'double_four' | 'overline'} ForbiddenKind */
+
+/** @typedef {{base_ms: number, increment_ms: number, per_move_ms: number}} TimeControl */
+/** @typedef {{kind: SeatKind, level?: string, engine?: string}} SeatSpec */
+/** @typedef {{id: string, name: string}} Player */
+
+/**
+ * @typedef {Object} Settings
+ * @property {Rule} rule
+ * @property {number} size 15..20
+ * @property {TimeControl} time
+ * @property {SeatSpec} black the seats of game 1; a rematch swaps them
+ * @property {SeatSpec} white
+ * @property {boolean} public
+ * @property {boolean} takebacks
+ * @property {boolean} chat
+ * @property {boolean} hints
+ */
+
+/** @typedef {{spec: SeatSpec, player?: Player, left?: boolean}} SeatInfo a human seat without player is open */
+
+/**
+ * @typedef {Object} ClockSnapshot remaining times as of `at`; while running, to_move loses now - at
+ * @property {number} black_ms
+ * @property {number} white_ms
+ * @property {boolean} running
+ * @property {Color} [to_move]
+ * @property {number} at server time, Unix ms
+ * @property {number} [deadline_ms] when the side to move flags, Unix ms
+ */
+
+/** @typedef {{black_ms: number, white_ms: number}} Clocks */
+
+/** @typedef {{point: string, kind: ForbiddenKind}} ForbiddenPoint a renju forbidden point for black */
+
+/** @typedef {{connected: boolean, since: number, grace_ms: number, claimable?: boolean}} SeatPresence */
+/** @typedef {{black: SeatPresence, white: SeatPresence, spectators: number}} Presence */
+
+/**
+ * @typedef {Object} Snapshot the full state of a room (snapshot.room, GET /api/rooms/{id})
+ * @property {string} id
+ * @property {number} seq
+ * @property {number} game
+ * @property {Phase} phase
+ * @property {RoomStatus} status
+ * @property {Settings} settings
+ * @property {SeatInfo} black
+ * @property {SeatInfo} white
+ * @property {string[]} moves moves[i] was played at ply i
+ * @property {number} ply
+ * @property {Color} [to_move]
+ * @property {ClockSnapshot} [clock] only with a time control
+ * @property {Color | ''} [draw_offer]
+ * @property {Color | ''} [takeback_request]
+ * @property {Color | ''} [rematch_offer]
+ * @property {Result | ''} [result]
+ * @property {string} [reason]
+ * @property {string[]} [line]
+ * @property {ForbiddenPoint[]} [forbidden]
+ * @property {Presence} [presence]
+ * @property {number} created_at
+ * @property {number} updated_at
+ */
+
+/** @typedef {{kind: SeatKind, level?: string, engine?: string, player_id?: string, name?: string}} SeatSummary */
+
+/**
+ * @typedef {Object} Summary a lobby entry (GET /api/rooms)
+ * @property {string} id
+ * @property {RoomStatus} status
+ * @property {boolean} public
+ * @property {Rule} rule
+ * @property {number} size
+ * @property {TimeControl} time
+ * @property {SeatSummary} black
+ * @property {SeatSummary} white
+ * @property {number} game
+ * @property {number} ply
+ * @property {Result | ''} [result]
+ * @property {string} [reason]
+ * @property {number} seq
+ */
+
+/**
+ * @typedef {'created' | 'seated' | 'left' | 'started' | 'move' | 'draw_offered' | 'draw_declined'
+ *   | 'takeback_requested' | 'takeback_declined' | 'takeback' | 'chat' | 'game_over'
+ *   | 'rematch_offered' | 'rematch'} EventKind
+ */
+
+/**
+ * @typedef {Object} RoomEvent a persisted event; the fields after `ply` depend on `kind`
+ * @property {number} seq
+ * @property {EventKind} kind
+ * @property {number} at server time, Unix ms
+ * @property {number} game
+ * @property {number} ply stones on the board before the event (move: the ply it was played at)
+ * @property {string} [room] created
+ * @property {Settings} [settings] created
+ * @property {Color} [color]
+ * @property {Player} [player] seated, left
+ * @property {string} [point] move
+ * @property {number} [clock_ms] move: the mover's time left
+ * @property {Clocks} [clock] started, move, takeback, game_over, rematch (timed games)
+ * @property {number} [plies] takeback
+ * @property {string} [name] chat by a spectator
+ * @property {string} [text] chat
+ * @property {Result} [result] game_over
+ * @property {string} [reason] game_over
+ * @property {string[]} [line] game_over by five
+ * @property {ForbiddenPoint[]} [forbidden] move, takeback
+ */
+
+// ---- Server -> client messages (section 5) ----
+
+/** @typedef {Color | 'spectator'} Role */
+/** @typedef {{type: 'welcome', room_id: string, you: {role: Role, player_id?: string, name?: string}}} WelcomeMessage */
+/** @typedef {{type: 'snapshot', seq: number, room: Snapshot}} SnapshotMessage */
+/** @typedef {{type: 'event', seq: number, event: RoomEvent}} EventMessage */
+/** @typedef {{type: 'ack', id: string, seq: number, duplicate?: boolean}} AckMessage */
+/** @typedef {{type: 'error', id: string, code: string, message: string, local?: boolean}} ErrorMessage local: made up by the page */
+/** @typedef {{type: 'resync'}} ResyncMessage */
+/**
+ * @typedef {Object} AIMessage AI progress (ephemeral)
+ * @property {'ai'} type
+ * @property {Color} color
+ * @property {'queued' | 'thinking'} status
+ * @property {number} depth
+ * @property {number} seldepth
+ * @property {number} score centi-stones, the AI's view
+ * @property {number} mate plies to a forced result, + the AI wins; 0 when none
+ * @property {number} nodes
+ * @property {number} nps
+ * @property {string[] | null} pv
+ * @property {number} elapsed_ms
+ * @property {number} budget_ms 0 until known
+ * @property {number} ply the ply the search is for
+ */
+/** @typedef {{type: 'presence'} & Presence} PresenceMessage */
+/** @typedef {{type: 'hint', id: string, point: string, score: number}} HintMessage */
+/** @typedef {{type: 'pong', id?: string}} PongMessage */
+/**
+ * @typedef {WelcomeMessage | SnapshotMessage | EventMessage | AckMessage | ErrorMessage
+ *   | ResyncMessage | AIMessage | PresenceMessage | HintMessage | PongMessage} ServerMessage
+ */
+
+// ---- Client -> server commands ----
+
+/**
+ * @typedef {{type: 'hello', id?: string, token?: string, last_seq?: number}
+ *   | {type: 'sit', id?: string, color: Color}
+ *   | {type: 'move', id?: string, ply: number, point: string}
+ *   | {type: 'chat', id?: string, text: string}
+ *   | {type: 'resign' | 'draw_offer' | 'draw_accept' | 'draw_decline' | 'takeback_request'
+ *       | 'takeback_accept' | 'takeback_decline' | 'rematch' | 'abort' | 'claim_victory'
+ *       | 'hint' | 'ping', id?: string}} ClientMessage
+ */
 
 /** Client → server message types that docs/protocol.md defines. */
 export const CLIENT_TYPES = new Set([
@@ -19,8 +186,12 @@ export const MAX_FRAME = 4096;
 /** Maximum chat length in characters. */
 export const MAX_CHAT = 300;
 
-/** ProtocolError is thrown by encode/decode for malformed messages. */
+/** ProtocolError is thrown by encode/decode for malformed messages; code is a protocol error code. */
 export class ProtocolError extends Error {
+  /**
+   * @param {string} code
+   * @param {string} message
+   */
   constructor(code, message) {
     super(message);
     this.name = 'ProtocolError';
@@ -31,6 +202,8 @@ export class ProtocolError extends Error {
 /**
  * encode turns a client command into a JSON text frame.
  * It refuses unknown types and frames over MAX_FRAME bytes.
+ * @param {ClientMessage} msg
+ * @returns {string}
  */
 export function encode(msg) {
   if (!msg || typeof msg !== 'object' || !CLIENT_TYPES.has(msg.type)) {
@@ -54,19 +227,48 @@ export function encode(msg) {
   return text;
 }
 
-/** utf8Length returns the UTF-8 byte length of a string. */
+/**
+ * utf8Length returns the UTF-8 byte length of a string.
+ * @param {string} s
+ */
 export function utf8Length(s) {
   let n = 0;
   for (const ch of s) {
-    const c = ch.codePointAt(0);
+    const c = /** @type {number} */ (ch.codePointAt(0));
     n += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
   }
   return n;
 }
 
+/** @typedef {{type: string, unknown: true}} UnknownMessage a server message type this page does not know */
+
+const isObject = (/** @type {unknown} */ v) => !!v && typeof v === 'object' && !Array.isArray(v);
+
 /**
- * decode parses a server frame. It throws ProtocolError on bad JSON or a message without a
- * type; unknown types are returned as-is (forward compatible) with `unknown: true`.
+ * Required fields of each server message type (docs/protocol.md section 5): a message
+ * without them is malformed. Other fields are optional or may be omitted when empty.
+ * @type {Record<string, (m: any) => boolean>}
+ */
+const WELL_FORMED = {
+  welcome: (m) => isObject(m.you) && typeof m.you.role === 'string',
+  snapshot: (m) => Number.isInteger(m.seq) && isObject(m.room) && isObject(m.room.settings) &&
+    Array.isArray(m.room.moves) && isObject(m.room.black) && isObject(m.room.white),
+  event: (m) => Number.isInteger(m.seq) && isObject(m.event) && typeof m.event.kind === 'string',
+  ack: (m) => typeof m.id === 'string',
+  error: (m) => typeof m.code === 'string',
+  ai: (m) => typeof m.color === 'string',
+  presence: (m) => isObject(m.black) && isObject(m.white),
+  hint: (m) => typeof m.point === 'string',
+  resync: () => true,
+  pong: () => true,
+};
+
+/**
+ * decode parses a server frame. It throws ProtocolError on bad JSON, a message without a
+ * type, or a known type without its required fields; unknown types are returned as-is
+ * (forward compatible) with `unknown: true`.
+ * @param {string} text
+ * @returns {ServerMessage | UnknownMessage}
  */
 export function decode(text) {
   let msg;
@@ -75,30 +277,36 @@ export function decode(text) {
   } catch (e) {
     throw new ProtocolError('bad_json', 'server sent malformed JSON');
   }
-  if (!msg || typeof msg !== 'object' || Array.isArray(msg) || typeof msg.type !== 'string') {
+  if (!isObject(msg) || typeof msg.type !== 'string') {
     throw new ProtocolError('bad_json', 'server message without a type');
   }
   if (!SERVER_TYPES.has(msg.type)) {
     return { ...msg, unknown: true };
   }
-  if (msg.type === 'event' && (!Number.isInteger(msg.seq) || !msg.event || typeof msg.event !== 'object')) {
-    throw new ProtocolError('bad_json', 'event without seq or body');
-  }
-  if (msg.type === 'snapshot' && (!msg.room || typeof msg.room !== 'object')) {
-    throw new ProtocolError('bad_json', 'snapshot without room');
+  if (!WELL_FORMED[msg.type](msg)) {
+    throw new ProtocolError('bad_json', `malformed ${msg.type} message`);
   }
   return msg;
 }
 
-/** hello builds the first message of a connection. */
+/**
+ * hello builds the first message of a connection.
+ * @param {string} token
+ * @param {number} lastSeq
+ * @returns {ClientMessage}
+ */
 export function hello(token, lastSeq) {
+  /** @type {{type: 'hello', token?: string, last_seq?: number}} */
   const m = { type: 'hello' };
   if (token) m.token = token;
   if (lastSeq > 0) m.last_seq = lastSeq;
   return m;
 }
 
-/** makeIdGen returns a function producing client message ids: prefix + counter. */
+/**
+ * makeIdGen returns a function producing client message ids: prefix + counter.
+ * @returns {() => string}
+ */
 export function makeIdGen(prefix = 'c') {
   let n = 0;
   return () => `${prefix}${++n}`;
@@ -114,6 +322,10 @@ export class SeqTracker {
     this.lastSeq = lastSeq;
   }
 
+  /**
+   * @param {number} seq
+   * @returns {'apply' | 'duplicate' | 'gap'}
+   */
   offer(seq) {
     if (seq <= this.lastSeq) return 'duplicate';
     if (seq === this.lastSeq + 1) {
@@ -123,7 +335,10 @@ export class SeqTracker {
     return 'gap';
   }
 
-  /** reset sets the position after a snapshot. */
+  /**
+   * reset sets the position after a snapshot.
+   * @param {number} seq
+   */
   reset(seq) {
     this.lastSeq = seq || 0;
   }
@@ -133,28 +348,46 @@ export class SeqTracker {
  * PendingMoves keeps moves sent but not yet acknowledged, keyed by client id.
  * A move stays pending until its ack, its own move event, or an error.
  */
+/** @typedef {{id: string, ply: number, point: string, sentAt: number}} PendingMove */
+
 export class PendingMoves {
   constructor() {
+    /** @type {Map<string, PendingMove>} */
     this.byId = new Map();
   }
 
+  /**
+   * @param {string} id
+   * @param {number} ply
+   * @param {string} point
+   */
   add(id, ply, point, now = 0) {
     this.byId.set(id, { id, ply, point, sentAt: now });
   }
 
-  /** ack removes and returns the pending move with that id, if any. */
+  /**
+   * ack removes and returns the pending move with that id, if any.
+   * @param {string} id
+   */
   ack(id) {
     const m = this.byId.get(id);
     if (m) this.byId.delete(id);
     return m || null;
   }
 
-  /** reject is ack under another name: the move changed nothing. */
+  /**
+   * reject is ack under another name: the move changed nothing.
+   * @param {string} id
+   */
   reject(id) {
     return this.ack(id);
   }
 
-  /** seen drops pending moves settled by a move event at `ply` (ours or, if stale, not). */
+  /**
+   * seen drops pending moves settled by a move event at `ply` (ours or, if stale, not).
+   * @param {number} ply
+   * @param {string | undefined} point
+   */
   seen(ply, point) {
     const settled = [];
     for (const [id, m] of this.byId) {
@@ -171,6 +404,7 @@ export class PendingMoves {
     return [...this.byId.values()].sort((a, b) => a.ply - b.ply);
   }
 
+  /** @param {string} point */
   has(point) {
     for (const m of this.byId.values()) if (m.point === point) return true;
     return false;
@@ -185,18 +419,24 @@ export class PendingMoves {
   }
 }
 
+/** @typedef {{base?: number, max?: number, factor?: number}} BackoffOptions */
+
 /**
  * backoffDelay returns the wait in ms before reconnect attempt `attempt` (0-based):
  * exponential from base to max, with "equal jitter" (half fixed, half random).
  * rand is injectable for tests and must return [0, 1).
  */
-export function backoffDelay(attempt, { base = 500, max = 15000, factor = 2 } = {}, rand = Math.random) {
+export function backoffDelay(/** @type {number} */ attempt, /** @type {BackoffOptions} */ { base = 500, max = 15000, factor = 2 } = {}, rand = Math.random) {
   const exp = Math.min(max, base * Math.pow(factor, Math.max(0, attempt)));
   const half = exp / 2;
   return Math.round(half + rand() * half);
 }
 
-/** backoffSchedule lists the delay bounds [min, max] of the first n attempts. */
+/**
+ * backoffSchedule lists the delay bounds [min, max] of the first n attempts.
+ * @param {number} n
+ * @param {BackoffOptions} [opts]
+ */
 export function backoffSchedule(n, opts) {
   const out = [];
   for (let i = 0; i < n; i++) out.push([backoffDelay(i, opts, () => 0), backoffDelay(i, opts, () => 0.999999)]);
@@ -206,12 +446,19 @@ export function backoffSchedule(n, opts) {
 /** Error codes after which reconnecting is pointless. */
 const FATAL_CODES = new Set(['no_such_room', 'unauthorized']);
 
-/** isFatal tells whether an error message should stop automatic reconnection. */
+/**
+ * isFatal tells whether an error message should stop automatic reconnection.
+ * @param {string} code
+ */
 export function isFatal(code) {
   return FATAL_CODES.has(code);
 }
 
-/** wsURL builds the WebSocket URL of a room from the page location. */
+/**
+ * wsURL builds the WebSocket URL of a room from the page location.
+ * @param {{protocol: string, host: string}} loc
+ * @param {string} roomId
+ */
 export function wsURL(loc, roomId) {
   const proto = loc.protocol === 'https:' ? 'wss:' : 'ws:';
   return `${proto}//${loc.host}/ws/rooms/${encodeURIComponent(roomId)}`;

@@ -1,3 +1,4 @@
+// @ts-check
 // sound.js: a short wooden "clack" made with WebAudio (no audio files), mutable.
 import * as store from './store.js';
 
@@ -17,7 +18,7 @@ export function setMuted(m) {
 export function play(kind = 'stone') {
   if (muted()) return;
   try {
-    ctx = ctx || new (window.AudioContext || window.webkitAudioContext)();
+    ctx = ctx || new (window.AudioContext || /** @type {any} */ (window).webkitAudioContext)();
     if (ctx.state === 'suspended') ctx.resume();
     const now = ctx.currentTime;
     const notes = kind === 'win' ? [660, 880, 1320] : kind === 'alert' ? [520, 520] : [880];

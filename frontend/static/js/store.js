@@ -1,3 +1,4 @@
+// @ts-check
 // store.js: localStorage-backed preferences and identity (survives reloads and restarts).
 
 const KEY = 'gomoku.v1';

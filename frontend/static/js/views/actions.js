@@ -1,0 +1,64 @@
+// @ts-check
+// views/actions.js: the viewer's game buttons (abort, resign with confirmation, draw,
+// takeback, hint, rematch).
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+
+/** How long a first click on "Resign" waits for the confirming second click. */
+const RESIGN_CONFIRM_MS = 4000;
+
+/**
+ * @typedef {Object} Action
+ * @property {string} id element id
+ * @property {string} label i18n key
+ * @property {string} command the command type sent
+ * @property {string} [sent] i18n key of a toast after sending
+ * @property {boolean} [disabled]
+ * @property {string} [cls] extra classes
+ */
+
+/** ActionsView draws the buttons; `send(command, sentKey)` runs one. */
+export class ActionsView {
+  /** @param {(command: string, sentKey?: string) => void} send */
+  constructor(send) {
+    this.send = send;
+    this.el = h('div.actions', { id: 'actions' });
+    this.resignArmed = false;
+    /** @type {Action[]} */
+    this.actions = [];
+    this.online = false;
+  }
+
+  /**
+   * @param {Action[]} actions
+   * @param {boolean} online buttons work only while connected
+   */
+  render(actions, online) {
+    this.actions = actions;
+    this.online = online;
+    this.draw();
+  }
+
+  draw() {
+    const btns = this.actions.map((a) => {
+      const resign = a.command === 'resign';
+      const label = resign && this.resignArmed ? 'action.resign.confirm' : a.label;
+      return h('button.btn', { type: 'button', id: a.id, onclick: () => (resign ? this.resign() : this.send(a.command, a.sent)), disabled: !!a.disabled || !this.online, class: a.cls || '' }, t(label));
+    });
+    this.el.replaceChildren(...btns);
+    this.el.hidden = btns.length === 0;
+  }
+
+  /** resign asks for a second click within RESIGN_CONFIRM_MS before resigning. */
+  resign() {
+    if (this.resignArmed) {
+      this.resignArmed = false;
+      this.send('resign');
+      return;
+    }
+    this.resignArmed = true;
+    setTimeout(() => { this.resignArmed = false; this.draw(); }, RESIGN_CONFIRM_MS);
+    this.draw();
+    /** @type {HTMLElement | null} */ (this.el.querySelector('#btn-resign'))?.focus();
+  }
+}
