@@ -1,6 +1,6 @@
 // @ts-check
 // board.js: the SVG board (wooden board, coordinates, star points, stones, marks, hover
-// preview, keyboard cursor). Rendering only; game logic lives in state.js / rules.js.
+// preview, keyboard cursor). Rendering only: it draws the model session.js derives.
 import { s, h } from './dom.js';
 import { layout, pointToPixel, pixelToPoint, starPoints, colLetter, toNotation, moveCursor, centre } from './geometry.js';
 import { t } from './i18n.js';
