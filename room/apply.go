@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 // NewRoom normalizes settings and returns the created event of a new room (seq 1) and
@@ -185,7 +187,7 @@ func (a *applier) run() error {
 	case CmdChat:
 		return a.chat()
 	}
-	return fmt.Errorf("%w: %q", ErrUnknownType, truncate(string(c.Kind), 32))
+	return fmt.Errorf("%w: %q", ErrUnknownType, protocol.Truncate(string(c.Kind), 32))
 }
 
 func (a *applier) sit() error {
@@ -479,13 +481,17 @@ func (a *applier) chat() error {
 	if !a.s.settings.Chat {
 		return ErrChatDisabled
 	}
-	if err := a.cmd.validate(); err != nil {
-		return err
+	text := strings.TrimSpace(a.cmd.Text)
+	switch n := utf8.RuneCountInString(text); {
+	case !utf8.ValidString(text) || n == 0:
+		return fmt.Errorf("%w: empty chat text", ErrBadRequest)
+	case n > protocol.MaxChatRunes:
+		return fmt.Errorf("%w: chat text over %d characters", ErrTooLarge, protocol.MaxChatRunes)
 	}
 	if a.cmd.By.ID == "" {
 		return ErrUnauthorized
 	}
-	ev := Event{Kind: EvChat, Text: strings.TrimSpace(a.cmd.Text)}
+	ev := Event{Kind: EvChat, Text: text}
 	if me := a.me(); me != engine.Empty {
 		ev.Color = me.String()
 	} else {

@@ -2,47 +2,13 @@ package room
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-func TestDecodeCommand(t *testing.T) {
-	tests := []struct {
-		in   string
-		code string
-		want Command
-	}{
-		{`{"type":"move","id":"7","ply":4,"point":"h8"}`, "", Command{Kind: CmdMove, ID: "7", Ply: 4, Point: "h8"}},
-		{`{"type":"sit","color":"white"}`, "", Command{Kind: CmdSit, Color: "white"}},
-		{`{"type":"chat","text":"hello"}`, "", Command{Kind: CmdChat, Text: "hello"}},
-		{`{"type":"resign"}`, "", Command{Kind: CmdResign}},
-		{`{"type":"hint"}`, "", Command{Kind: CmdHint}},
-		{`{"type":"move","ply":-1,"point":"h8"}`, "bad_request", Command{}},
-		{`{"type":"move","ply":1}`, "bad_request", Command{}},
-		{`{"type":"sit","color":"green"}`, "bad_request", Command{}},
-		{`{"type":"chat","text":""}`, "bad_request", Command{}},
-		{`{"type":"chat","text":"` + strings.Repeat("x", 301) + `"}`, "too_large", Command{}},
-		{`{"type":"chat","text":"   "}`, "bad_request", Command{}},
-		{`{"type":"ai_move","point":"h8"}`, "unknown_type", Command{}},
-		{`{"type":"timeout"}`, "unknown_type", Command{}},
-		{`{"type":"dance"}`, "unknown_type", Command{}},
-		{`{"type":"move","ply":"4"}`, "bad_json", Command{}},
-		{`{"type":`, "bad_json", Command{}},
-		{`{"type":"resign"} {}`, "bad_json", Command{}},
-		{`{"type":"resign","id":"` + strings.Repeat("i", 65) + `"}`, "bad_request", Command{}},
-		{`{"type":"chat","text":"` + strings.Repeat("x", 5000) + `"}`, "too_large", Command{}},
-	}
-	for _, tt := range tests {
-		c, err := DecodeCommand([]byte(tt.in))
-		assert.Equal(t, tt.code, Code(err), "%s: %v", tt.in, err)
-		if tt.code == "" {
-			assert.Equal(t, tt.want, c)
-		}
-	}
-}
+	"github.com/gomoku-arena/gomoku/room/protocol"
+)
 
 func TestEventJSON(t *testing.T) {
 	s := finished(t)
@@ -63,28 +29,25 @@ func TestEventJSON(t *testing.T) {
 	assert.Equal(t, "bad_json", Code(err))
 }
 
-func FuzzDecodeCommand(f *testing.F) {
+// FuzzClientCommand applies whatever the protocol decoder accepts: it is refused with
+// a client code or applied, never an internal error or a panic.
+func FuzzClientCommand(f *testing.F) {
 	for _, s := range []string{`{"type":"move","id":"7","ply":4,"point":"h8"}`, `{"type":"sit","color":"black"}`,
-		`{"type":"chat","text":"hi"}`, `{"type":"resign"}`, `{}`, `[]`, `null`, `{"type":"move","ply":1e9}`} {
+		`{"type":"chat","text":"hi"}`, `{"type":"resign"}`, `{"type":"move","ply":400,"point":"t20"}`,
+		`{"type":"takeback_request"}`, `{"type":"claim_victory"}`, `{"type":"ai_move","point":"h8"}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := DecodeCommand(data)
-		if err != nil {
-			if Code(err) == "internal" {
-				t.Fatalf("decode error without a client code: %v", err)
-			}
+		m, err := protocol.Decode(data)
+		if err != nil || !protocol.IsRoomCommand(m.Type) || m.Type == protocol.TypeHint {
 			return
 		}
-		if !IsClientCommand(c.Kind) {
-			t.Fatalf("accepted kind %q", c.Kind)
-		}
-		// Whatever decodes must be safe to apply: refused with a code or accepted.
-		s := play(t, seated(t, nil), "h8")
+		c := ClientCommand(m)
 		c.By = bob
+		s := play(t, seated(t, nil), "h8")
 		_, _, err = Apply(s, c, t0)
 		if err != nil && Code(err) == "internal" {
-			t.Fatalf("apply: %v", err)
+			t.Fatalf("apply %+v: %v", c, err)
 		}
 	})
 }

@@ -83,8 +83,9 @@
 //	// for a resent move); a hint command's answer is rep.Hint
 //	m.Shutdown(ctx)
 //
-// Client frames decode with DecodeCommand (the server sets Command.By from the
-// authenticated token). Internal kinds (ai_move, forfeit, abandon, timeout, start,
-// auto_claim) are refused by DecodeCommand and by Do. Tests drive time with FakeClock
+// Client frames decode with protocol.Decode (room/protocol) and become commands with
+// ClientCommand (the server sets Command.By from the authenticated token). Internal kinds
+// (ai_move, forfeit, abandon, timeout, start, auto_claim) never come from the wire and
+// are refused by Do. Tests drive time with FakeClock
 // (Options.Clock).
 package room

@@ -74,7 +74,6 @@ const (
 	MaxBaseMS      = int64(3 * time.Hour / time.Millisecond)
 	MaxIncrementMS = int64(time.Minute / time.Millisecond)
 	MaxPerMoveMS   = int64(time.Hour / time.Millisecond)
-	MaxChatRunes   = 300
 	MaxNameRunes   = 40
 )
 

@@ -6,16 +6,6 @@ import (
 	"github.com/gomoku-arena/gomoku/room"
 )
 
-func BenchmarkDecodeClientMove(b *testing.B) {
-	frame := []byte(`{"type":"move","id":"c42","ply":17,"point":"h8"}`)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := DecodeClient(frame); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 func BenchmarkEncodeEvent(b *testing.B) {
 	ev := &room.Event{Seq: 42, Kind: room.EvMove, At: 1764440000000, Game: 1, Color: "black", Point: "h8", Ply: 17, ClockMS: 281000}
 	b.ReportAllocs()

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 // presenceOf reports whether m is a presence message satisfying f.
@@ -38,7 +39,7 @@ func TestPresenceAcrossNodes(t *testing.T) {
 			n1, n2 := newEnv(t, rc, withCluster, short), newEnv(t, rc, withCluster, short)
 			id, a, b := crossNodeGame(t, n1, n1, n2)
 			requireAck(t, a.move(0, "h8"))
-			b.saw("black's move", func(m msg) bool { return m.typ() == TypeEvent && m.event().str("kind") == "move" })
+			b.saw("black's move", func(m msg) bool { return m.typ() == protocol.TypeEvent && m.event().str("kind") == "move" })
 			requireAck(t, b.move(1, "i9"))
 			spec := n2.dial(id)
 			spec.hello("", 0)
@@ -46,14 +47,14 @@ func TestPresenceAcrossNodes(t *testing.T) {
 				return w["connected"] == true && n == 1
 			}))
 			time.Sleep(600 * time.Millisecond) // twice the grace
-			requireErr(t, a.cmd(map[string]any{"type": TypeClaimVictory}), CodeNotAllowed)
+			requireErr(t, a.cmd(map[string]any{"type": protocol.TypeClaimVictory}), protocol.CodeNotAllowed)
 
 			// Bob leaves node 2: node 1 starts his grace, then Alice may claim.
 			require.NoError(t, b.ws.Close())
 			a.until("Bob gone", presenceOf(func(_, w map[string]any, _ int) bool { return w["connected"] == false }))
 			spec.until("Bob gone, seen on node 2", presenceOf(func(_, w map[string]any, _ int) bool { return w["connected"] == false }))
 			a.until("claimable", presenceOf(func(_, w map[string]any, _ int) bool { return w["claimable"] == true }))
-			requireAck(t, a.cmd(map[string]any{"type": TypeClaimVictory}))
+			requireAck(t, a.cmd(map[string]any{"type": protocol.TypeClaimVictory}))
 			require.Equal(t, "abandoned", a.sawEvent("game_over").event().str("reason"))
 		})
 	}
@@ -137,8 +138,8 @@ func TestSilentNodeForgotten(t *testing.T) {
 	since := slices.IndexFunc(a.log, bobOn(true))
 	time.Sleep(1500 * time.Millisecond) // 2.5 TTLs: node 2's heartbeats keep him
 	// Read what came meanwhile: the pong follows it.
-	a.send(map[string]any{"type": TypePing, "id": "flush"})
-	a.until("pong", func(m msg) bool { return m.typ() == TypePong && m.str("id") == "flush" })
+	a.send(map[string]any{"type": protocol.TypePing, "id": "flush"})
+	a.until("pong", func(m msg) bool { return m.typ() == protocol.TypePong && m.str("id") == "flush" })
 	for _, m := range a.log[since:] {
 		require.False(t, bobOn(false)(m), "Bob never counted as gone while node 2 reports")
 	}

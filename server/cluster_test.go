@@ -10,6 +10,7 @@ import (
 
 	"github.com/gomoku-arena/gomoku/engine"
 	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 // TestTwoNodes: players on different nodes of one Redis play each other; a spectator on
@@ -31,7 +32,7 @@ func TestTwoNodes(t *testing.T) {
 				// Wait until the mover's node has seen the previous move.
 				if ply > 0 {
 					c.saw("previous move", func(m msg) bool {
-						return m.typ() == TypeEvent && m.event().str("kind") == "move" && int(m.event()["ply"].(float64)) == ply-1
+						return m.typ() == protocol.TypeEvent && m.event().str("kind") == "move" && int(m.event()["ply"].(float64)) == ply-1
 					})
 				}
 				requireAck(t, c.move(ply, p))
@@ -64,10 +65,10 @@ func crossNodeGame(t *testing.T, host, aliceNode, bobNode *testEnv) (id string, 
 	b.hello(pb.Token, 0)
 	requireAck(t, b.cmd(map[string]any{"type": "sit", "color": "white"}))
 	a.saw("the game started", func(m msg) bool { // in the snapshot or after it
-		if m.typ() == TypeSnapshot {
+		if m.typ() == protocol.TypeSnapshot {
 			return m["room"].(map[string]any)["phase"] == "playing"
 		}
-		return m.typ() == TypeEvent && m.event().str("kind") == "started"
+		return m.typ() == protocol.TypeEvent && m.event().str("kind") == "started"
 	})
 	return id, a, b
 }
@@ -104,8 +105,8 @@ func TestAIRoomAcrossNodesAndFailover(t *testing.T) {
 			cancel()
 		}
 		if board.ToMove() == engine.Black {
-			if r := c.move(board.Ply(), pickMove(board).String()); r.typ() == TypeError {
-				requireErr(t, r, CodeGameOver)
+			if r := c.move(board.Ply(), pickMove(board).String()); r.typ() == protocol.TypeError {
+				requireErr(t, r, protocol.CodeGameOver)
 				c.sawEvent("game_over")
 			}
 			continue

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 // WebSocket connection timing and limits.
@@ -22,8 +23,8 @@ const (
 	// pingPeriod is how often the writer pings; it must be shorter than pongWait.
 	pingPeriod = pongWait * 2 / 3
 	// hardReadLimit is gorilla's read limit: larger frames close the connection with
-	// 1009. Frames between maxMessageSize and hardReadLimit get a too_large error.
-	hardReadLimit = 4 * maxMessageSize
+	// 1009. Frames between protocol.MaxMessageBytes and hardReadLimit get a too_large error.
+	hardReadLimit = 4 * protocol.MaxMessageBytes
 	// commandTimeout bounds one command's round trip through the room actor and store.
 	commandTimeout = 10 * time.Second
 	// closeGrace is how long the writer waits for the client's close frame after sending
@@ -141,7 +142,7 @@ func (c *conn) enqueue(frame []byte) bool {
 
 func (c *conn) sendError(id string, e *Error) {
 	c.s.metrics.countError(e.Code)
-	c.enqueue(mustJSON(errorMsg{Type: TypeError, ID: id, Code: e.Code, Message: e.Message}))
+	c.enqueue(protocol.Encode(protocol.ErrorMsg{Type: protocol.TypeError, ID: id, Code: e.Code, Message: e.Message}))
 }
 
 // serve runs the reader loop until the connection ends.
@@ -203,12 +204,12 @@ func (c *conn) readOne() bool {
 	if c.closed.Load() {
 		return true // closing: wait for the client's close frame
 	}
-	msg, derr := DecodeClient(data)
+	msg, derr := protocol.Decode(data)
 	if !c.limit(msg.ID) {
 		return true
 	}
 	helloBefore := c.helloSeen
-	c.handle(msg, derr)
+	c.handle(msg, AsError(derr))
 	if !helloBefore && c.helloSeen {
 		// From the hello on, any frame (pongs included) within pongWait keeps it open.
 		// Later frames set it when they arrive (above): their handling ends well within
@@ -227,10 +228,10 @@ func (c *conn) readFailed(err error) {
 	case errors.Is(err, websocket.ErrReadLimit):
 		// gorilla already sent 1009.
 		c.noData.Store(true)
-		c.s.metrics.countError(CodeTooLarge)
-		c.requestClose(closeTooBig, CodeTooLarge)
+		c.s.metrics.countError(protocol.CodeTooLarge)
+		c.requestClose(closeTooBig, protocol.CodeTooLarge)
 	case !c.helloSeen && isTimeout(err):
-		c.s.metrics.countError(CodeHelloFirst)
+		c.s.metrics.countError(protocol.CodeHelloRequired)
 		c.requestClose(closePolicy, closeReasonHello)
 	case isTimeout(err):
 		c.requestClose(closeNormal, "timeout")
@@ -258,40 +259,40 @@ func (c *conn) limit(id string) bool {
 	}
 	c.strikes++
 	if c.strikes > strikeLimit {
-		c.s.metrics.countError(CodeRateLimited)
+		c.s.metrics.countError(protocol.CodeRateLimited)
 		c.requestClose(closePolicy, closeReasonFlood)
 		return false
 	}
-	c.sendError(id, Errorf(CodeRateLimited, "too many messages: at most %g per second", c.s.cfg.RateLimit))
+	c.sendError(id, Errorf(protocol.CodeRateLimited, "too many messages: at most %g per second", c.s.cfg.RateLimit))
 	return false
 }
 
 // handle runs one decoded client frame (or answers its decoding error).
-func (c *conn) handle(msg ClientMsg, derr *Error) {
+func (c *conn) handle(msg protocol.ClientMsg, derr *Error) {
 	if derr != nil {
 		c.sendError(msg.ID, derr)
 		return
 	}
 	c.s.metrics.Messages.WithLabelValues(msg.Type).Inc()
 	switch {
-	case msg.Type == TypePing:
-		c.enqueue(mustJSON(pongMsg{Type: TypePong, ID: msg.ID}))
+	case msg.Type == protocol.TypePing:
+		c.enqueue(protocol.Encode(protocol.NewPong(msg.ID)))
 		return
-	case msg.Type == TypeHello:
+	case msg.Type == protocol.TypeHello:
 		if c.helloSeen {
-			c.sendError(msg.ID, Errorf(CodeBadRequest, "hello was already accepted on this connection"))
+			c.sendError(msg.ID, Errorf(protocol.CodeBadRequest, "hello was already accepted on this connection"))
 			return
 		}
 		c.hello(msg)
 		return
 	case !c.helloSeen:
-		c.sendError(msg.ID, Errorf(CodeHelloFirst, `send {"type":"hello"} first`))
+		c.sendError(msg.ID, Errorf(protocol.CodeHelloRequired, `send {"type":"hello"} first`))
 		return
 	}
 	c.command(msg)
 }
 
-func (c *conn) hello(msg ClientMsg) {
+func (c *conn) hello(msg protocol.ClientMsg) {
 	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
 	defer cancel()
 	p, err := authenticate(ctx, c.s.players, msg.Token)
@@ -303,18 +304,18 @@ func (c *conn) hello(msg ClientMsg) {
 	if err != nil {
 		e := c.s.edgeError(err)
 		c.sendError(msg.ID, e)
-		if e.Code == CodeNoSuchRoom {
+		if e.Code == protocol.CodeNoSuchRoom {
 			c.requestClose(closePolicy, closeReasonNoRoom)
 		}
 		return
 	}
 	c.helloSeen, c.sess, c.player = true, sess, p
 	c.hookPlayer.Store(p)
-	you := You{Role: sess.Role()}
+	you := protocol.You{Role: sess.Role()}
 	if p != nil {
 		you.PlayerID, you.Name = p.ID, p.Name
 	}
-	if !c.enqueue(mustJSON(welcomeMsg{Type: TypeWelcome, RoomID: c.roomID, You: you})) {
+	if !c.enqueue(protocol.Encode(protocol.NewWelcome(c.roomID, you))) {
 		return
 	}
 	// After the welcome is queued: the writer loads att before it takes the queue, so
@@ -333,19 +334,16 @@ func (c *conn) roomUpdate() {
 }
 
 // command runs a room command and answers ack or error.
-func (c *conn) command(msg ClientMsg) {
-	if msg.Type != TypeChat && msg.Type != TypeSit && c.player == nil {
-		c.sendError(msg.ID, Errorf(CodeNotAPlayer, "spectators cannot play: send a token in hello to take a seat"))
+func (c *conn) command(msg protocol.ClientMsg) {
+	if msg.Type != protocol.TypeChat && msg.Type != protocol.TypeSit && c.player == nil {
+		c.sendError(msg.ID, Errorf(protocol.CodeNotAPlayer, "spectators cannot play: send a token in hello to take a seat"))
 		return
 	}
 	if c.player == nil {
-		c.sendError(msg.ID, Errorf(CodeUnauthorized, "this needs a player token in hello (POST /api/players)"))
+		c.sendError(msg.ID, Errorf(protocol.CodeUnauthorized, "this needs a player token in hello (POST /api/players)"))
 		return
 	}
-	cmd := room.Command{Kind: room.CommandKind(msg.Type), ID: msg.ID, Color: msg.Color, Point: msg.Point, Text: msg.Text}
-	if msg.Ply != nil {
-		cmd.Ply = *msg.Ply
-	}
+	cmd := room.ClientCommand(msg)
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
 	rep, err := c.sess.Do(ctx, cmd)
@@ -358,31 +356,19 @@ func (c *conn) command(msg ClientMsg) {
 		c.sendError(msg.ID, c.s.edgeError(err))
 		return
 	}
-	if msg.Type == TypeMove && !rep.Duplicate {
+	if msg.Type == protocol.TypeMove && !rep.Duplicate {
 		c.s.metrics.Moves.Inc()
 		c.s.metrics.MoveLatency.Observe(time.Since(start).Seconds())
 	}
-	if !c.enqueue(mustJSON(ackMsg{Type: TypeAck, ID: msg.ID, Seq: rep.Seq, Duplicate: rep.Duplicate})) {
+	if !c.enqueue(protocol.Encode(protocol.NewAck(msg.ID, rep.Seq, rep.Duplicate))) {
 		return
 	}
 	if rep.Hint != nil {
-		c.enqueue(mustJSON(hintFrame{Type: "hint", Ephemeral: true, ID: msg.ID, Hint: rep.Hint}))
+		c.enqueue(protocol.Encode(hintFrame{Type: protocol.TypeHint, Ephemeral: true, ID: msg.ID, Hint: rep.Hint}))
 	}
 }
 
 // Ephemeral and numbered server → client frames built from room updates.
-type eventFrame struct {
-	Type  string      `json:"type"`
-	Seq   uint64      `json:"seq"`
-	Event *room.Event `json:"event"`
-}
-
-type snapshotFrame struct {
-	Type string         `json:"type"`
-	Seq  uint64         `json:"seq"`
-	Room *room.Snapshot `json:"room"`
-}
-
 type aiFrame struct {
 	Type      string `json:"type"`
 	Ephemeral bool   `json:"ephemeral"`
@@ -402,23 +388,21 @@ type hintFrame struct {
 	*room.Hint
 }
 
-var resyncFrame = []byte(`{"type":"resync"}`)
-
 // encodeUpdate returns the frames for one room update.
 func encodeUpdate(u room.Update) [][]byte {
 	switch {
 	case u.Event != nil:
-		return [][]byte{mustJSON(eventFrame{Type: TypeEvent, Seq: u.Event.Seq, Event: u.Event})}
+		return [][]byte{protocol.Encode(protocol.EventMsg{Type: protocol.TypeEvent, Seq: u.Event.Seq, Event: u.Event})}
 	case u.Snapshot != nil:
-		f := mustJSON(snapshotFrame{Type: TypeSnapshot, Seq: u.Snapshot.Seq, Room: u.Snapshot})
+		f := protocol.Encode(protocol.SnapshotMsg{Type: protocol.TypeSnapshot, Seq: u.Snapshot.Seq, Room: u.Snapshot})
 		if u.Resync {
-			return [][]byte{resyncFrame, f}
+			return [][]byte{protocol.ResyncFrame, f}
 		}
 		return [][]byte{f}
 	case u.AI != nil:
-		return [][]byte{mustJSON(aiFrame{Type: "ai", Ephemeral: true, AIProgress: u.AI})}
+		return [][]byte{protocol.Encode(aiFrame{Type: protocol.TypeAI, Ephemeral: true, AIProgress: u.AI})}
 	case u.Presence != nil:
-		return [][]byte{mustJSON(presenceFrame{Type: "presence", Ephemeral: true, Presence: u.Presence})}
+		return [][]byte{protocol.Encode(presenceFrame{Type: protocol.TypePresence, Ephemeral: true, Presence: u.Presence})}
 	}
 	return nil
 }

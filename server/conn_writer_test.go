@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 // quietRoom is a room with two seated players and a spectator, whose writers park after
@@ -91,7 +92,7 @@ func TestQueuedBurstCoalescedInOrder(t *testing.T) {
 	pc := e.player("Carol")
 	carol := e.dial(id)
 	carol.hello(pc.Token, 0)
-	carol.waitType(TypeSnapshot)
+	carol.waitType(protocol.TypeSnapshot)
 	stalled.Store(pc.ID)
 	var last uint64
 	for i := 0; i < 20; i++ {
@@ -249,10 +250,10 @@ func TestSyncedEventsWakeParkedWriters(t *testing.T) {
 	spec := n1.dial(id)
 	spec.hello("", 0)
 	spec.saw("the game started", func(m msg) bool { // in the snapshot or after it
-		if m.typ() == TypeSnapshot {
+		if m.typ() == protocol.TypeSnapshot {
 			return m["room"].(map[string]any)["phase"] == "playing"
 		}
-		return m.typ() == TypeEvent && m.event().str("kind") == "started"
+		return m.typ() == protocol.TypeEvent && m.event().str("kind") == "started"
 	})
 	for ply, c := range []*wsClient{a, b, a} {
 		require.Eventually(t, func() bool { return n1.parkedConns() == 1 }, 5*time.Second, 5*time.Millisecond)

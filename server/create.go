@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 // maxCreateBody bounds the POST /api/rooms body.
@@ -70,15 +71,15 @@ const (
 func ParseCreateRoom(body []byte, engines map[string]string) (NewRoom, *Error) {
 	var req CreateRoomRequest
 	if len(body) > maxCreateBody {
-		return NewRoom{}, Errorf(CodeTooLarge, "body larger than %d bytes", maxCreateBody)
+		return NewRoom{}, Errorf(protocol.CodeTooLarge, "body larger than %d bytes", maxCreateBody)
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		return NewRoom{}, Errorf(CodeBadJSON, "malformed body: %s", truncate(err.Error(), 120))
+		return NewRoom{}, Errorf(protocol.CodeBadJSON, "malformed body: %s", protocol.Truncate(err.Error(), 120))
 	}
 	if dec.More() {
-		return NewRoom{}, Errorf(CodeBadJSON, "trailing data after the JSON object")
+		return NewRoom{}, Errorf(protocol.CodeBadJSON, "trailing data after the JSON object")
 	}
 	return req.Normalize(engines)
 }
@@ -91,23 +92,23 @@ func (req CreateRoomRequest) Normalize(engines map[string]string) (NewRoom, *Err
 		r.Rule = "freestyle"
 	}
 	if _, err := engine.ParseRule(r.Rule); err != nil {
-		return NewRoom{}, Errorf(CodeBadRequest, `"rule" must be freestyle, standard or renju`)
+		return NewRoom{}, Errorf(protocol.CodeBadRequest, `"rule" must be freestyle, standard or renju`)
 	}
 	if r.Size == 0 {
 		r.Size = engine.DefaultSize
 	}
 	if r.Size < engine.MinSize || r.Size > engine.MaxSize {
-		return NewRoom{}, Errorf(CodeBadRequest, `"size" must be %d..%d`, engine.MinSize, engine.MaxSize)
+		return NewRoom{}, Errorf(protocol.CodeBadRequest, `"size" must be %d..%d`, engine.MinSize, engine.MaxSize)
 	}
 	if req.Time != nil {
 		t := *req.Time
 		switch {
 		case t.BaseMS != 0 && (t.BaseMS < minBaseMS || t.BaseMS > maxBaseMS):
-			return NewRoom{}, Errorf(CodeBadRequest, `"time.base_ms" must be 0 or %d..%d`, minBaseMS, maxBaseMS)
+			return NewRoom{}, Errorf(protocol.CodeBadRequest, `"time.base_ms" must be 0 or %d..%d`, minBaseMS, maxBaseMS)
 		case t.IncrementMS < 0 || t.IncrementMS > maxIncrementMS || (t.BaseMS == 0 && t.IncrementMS != 0):
-			return NewRoom{}, Errorf(CodeBadRequest, `"time.increment_ms" must be 0..%d and needs base_ms`, maxIncrementMS)
+			return NewRoom{}, Errorf(protocol.CodeBadRequest, `"time.increment_ms" must be 0..%d and needs base_ms`, maxIncrementMS)
 		case t.PerMoveMS != 0 && (t.PerMoveMS < minPerMoveMS || t.PerMoveMS > maxPerMoveMS):
-			return NewRoom{}, Errorf(CodeBadRequest, `"time.per_move_ms" must be 0 or %d..%d`, minPerMoveMS, maxPerMoveMS)
+			return NewRoom{}, Errorf(protocol.CodeBadRequest, `"time.per_move_ms" must be 0 or %d..%d`, minPerMoveMS, maxPerMoveMS)
 		}
 		r.Time = t
 	}
@@ -126,11 +127,11 @@ func (req CreateRoomRequest) Normalize(engines map[string]string) (NewRoom, *Err
 	switch me {
 	case "none":
 		if req.Black == nil || req.White == nil || req.Opponent != nil {
-			return NewRoom{}, Errorf(CodeBadRequest, `"me":"none" (AI vs AI) needs "black" and "white" seats and no "opponent"`)
+			return NewRoom{}, Errorf(protocol.CodeBadRequest, `"me":"none" (AI vs AI) needs "black" and "white" seats and no "opponent"`)
 		}
 		for _, s := range []*SeatRequest{req.Black, req.White} {
 			if s.Kind != "ai" && s.Kind != "engine" {
-				return NewRoom{}, Errorf(CodeBadRequest, `with "me":"none" both seats must be "ai" or "engine"`)
+				return NewRoom{}, Errorf(protocol.CodeBadRequest, `with "me":"none" both seats must be "ai" or "engine"`)
 			}
 		}
 		var e *Error
@@ -142,7 +143,7 @@ func (req CreateRoomRequest) Normalize(engines map[string]string) (NewRoom, *Err
 		}
 	case "black", "white", "random":
 		if req.Black != nil || req.White != nil {
-			return NewRoom{}, Errorf(CodeBadRequest, `"black"/"white" seats are only for "me":"none"; use "opponent"`)
+			return NewRoom{}, Errorf(protocol.CodeBadRequest, `"black"/"white" seats are only for "me":"none"; use "opponent"`)
 		}
 		opp := SeatRequest{Kind: "human"}
 		if req.Opponent != nil {
@@ -166,7 +167,7 @@ func (req CreateRoomRequest) Normalize(engines map[string]string) (NewRoom, *Err
 			r.Black, r.White = o, SeatRequest{Kind: "human"}
 		}
 	default:
-		return NewRoom{}, Errorf(CodeBadRequest, `"me" must be black, white, random or none`)
+		return NewRoom{}, Errorf(protocol.CodeBadRequest, `"me" must be black, white, random or none`)
 	}
 	machine := r.Black.Kind != "human" || r.White.Kind != "human"
 	r.Hints = machine
@@ -185,14 +186,14 @@ func checkSeat(s SeatRequest, engines map[string]string) (SeatRequest, *Error) {
 			s.Level = "intermediate"
 		}
 		if _, err := engine.LevelByName(s.Level); err != nil {
-			return s, Errorf(CodeBadRequest, "unknown AI level %q (see GET /api/engines)", truncate(s.Level, 32))
+			return s, Errorf(protocol.CodeBadRequest, "unknown AI level %q (see GET /api/engines)", protocol.Truncate(s.Level, 32))
 		}
 		return SeatRequest{Kind: "ai", Level: s.Level}, nil
 	case "engine":
 		if _, ok := engines[s.Engine]; !ok || s.Engine == "" {
-			return s, Errorf(CodeNoSuchEngine, "no configured engine %q (see GET /api/engines)", truncate(s.Engine, 32))
+			return s, Errorf(protocol.CodeNoSuchEngine, "no configured engine %q (see GET /api/engines)", protocol.Truncate(s.Engine, 32))
 		}
 		return SeatRequest{Kind: "engine", Engine: s.Engine}, nil
 	}
-	return s, Errorf(CodeBadRequest, `seat "kind" must be human, ai or engine`)
+	return s, Errorf(protocol.CodeBadRequest, `seat "kind" must be human, ai or engine`)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/stretchr/testify/require"
 )
 
@@ -34,30 +35,30 @@ func TestParseCreateRoom(t *testing.T) {
 			check: func(t *testing.T, r NewRoom) { require.Equal(t, "intermediate", r.White.Level) }},
 		{name: "engine", in: `{"me":"black","opponent":{"kind":"engine","engine":"pela"}}`,
 			check: func(t *testing.T, r NewRoom) { require.Equal(t, "pela", r.White.Engine) }},
-		{name: "unknown engine", in: `{"me":"black","opponent":{"kind":"engine","engine":"x"}}`, code: CodeNoSuchEngine},
+		{name: "unknown engine", in: `{"me":"black","opponent":{"kind":"engine","engine":"x"}}`, code: protocol.CodeNoSuchEngine},
 		{name: "ai vs ai", in: `{"me":"none","black":{"kind":"ai","level":"beginner"},"white":{"kind":"ai","level":"master"}}`,
 			check: func(t *testing.T, r NewRoom) {
 				require.Empty(t, r.OwnerColor)
 				require.Equal(t, "master", r.White.Level)
 			}},
-		{name: "none needs machines", in: `{"me":"none","black":{"kind":"human"},"white":{"kind":"ai","level":"master"}}`, code: CodeBadRequest},
-		{name: "none needs seats", in: `{"me":"none"}`, code: CodeBadRequest},
-		{name: "seats without none", in: `{"me":"black","black":{"kind":"ai","level":"novice"}}`, code: CodeBadRequest},
-		{name: "bad level", in: `{"opponent":{"kind":"ai","level":"god"}}`, code: CodeBadRequest},
-		{name: "bad kind", in: `{"opponent":{"kind":"dog"}}`, code: CodeBadRequest},
-		{name: "bad rule", in: `{"rule":"go"}`, code: CodeBadRequest},
-		{name: "bad size", in: `{"size":9}`, code: CodeBadRequest},
+		{name: "none needs machines", in: `{"me":"none","black":{"kind":"human"},"white":{"kind":"ai","level":"master"}}`, code: protocol.CodeBadRequest},
+		{name: "none needs seats", in: `{"me":"none"}`, code: protocol.CodeBadRequest},
+		{name: "seats without none", in: `{"me":"black","black":{"kind":"ai","level":"novice"}}`, code: protocol.CodeBadRequest},
+		{name: "bad level", in: `{"opponent":{"kind":"ai","level":"god"}}`, code: protocol.CodeBadRequest},
+		{name: "bad kind", in: `{"opponent":{"kind":"dog"}}`, code: protocol.CodeBadRequest},
+		{name: "bad rule", in: `{"rule":"go"}`, code: protocol.CodeBadRequest},
+		{name: "bad size", in: `{"size":9}`, code: protocol.CodeBadRequest},
 		{name: "size 20", in: `{"size":20}`, check: func(t *testing.T, r NewRoom) { require.Equal(t, 20, r.Size) }},
-		{name: "bad me", in: `{"me":"purple"}`, code: CodeBadRequest},
+		{name: "bad me", in: `{"me":"purple"}`, code: protocol.CodeBadRequest},
 		{name: "clock", in: `{"time":{"base_ms":300000,"increment_ms":5000}}`,
 			check: func(t *testing.T, r NewRoom) { require.EqualValues(t, 5000, r.Time.IncrementMS) }},
-		{name: "increment without base", in: `{"time":{"increment_ms":5000}}`, code: CodeBadRequest},
-		{name: "base too small", in: `{"time":{"base_ms":5}}`, code: CodeBadRequest},
+		{name: "increment without base", in: `{"time":{"increment_ms":5000}}`, code: protocol.CodeBadRequest},
+		{name: "base too small", in: `{"time":{"base_ms":5}}`, code: protocol.CodeBadRequest},
 		{name: "per move", in: `{"time":{"per_move_ms":30000}}`},
-		{name: "per move negative", in: `{"time":{"per_move_ms":-1}}`, code: CodeBadRequest},
-		{name: "unknown field", in: `{"colour":"black"}`, code: CodeBadJSON},
-		{name: "malformed", in: `{"rule":`, code: CodeBadJSON},
-		{name: "trailing", in: `{} {}`, code: CodeBadJSON},
+		{name: "per move negative", in: `{"time":{"per_move_ms":-1}}`, code: protocol.CodeBadRequest},
+		{name: "unknown field", in: `{"colour":"black"}`, code: protocol.CodeBadJSON},
+		{name: "malformed", in: `{"rule":`, code: protocol.CodeBadJSON},
+		{name: "trailing", in: `{} {}`, code: protocol.CodeBadJSON},
 		{name: "hints off", in: `{"opponent":{"kind":"ai","level":"novice"},"hints":false}`,
 			check: func(t *testing.T, r NewRoom) { require.False(t, r.Hints) }},
 	}
@@ -86,7 +87,7 @@ func FuzzParseCreateRoom(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		r, err := ParseCreateRoom(body, engines)
 		if err != nil {
-			require.Contains(t, knownCodes, err.Code)
+			require.True(t, protocol.KnownCode(err.Code), err.Code)
 			return
 		}
 		require.Contains(t, []string{"freestyle", "standard", "renju"}, r.Rule)

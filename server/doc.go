@@ -25,12 +25,14 @@
 // # Structure
 //
 //   - config.go: Config and its defaults; cmd/gomokud maps flags and environment to it.
+//   - The wire protocol (message types, the decoder, error codes and their HTTP
+//     statuses) is room/protocol.
 //   - errors.go: the one typed edge error (*Error: stable code, message, HTTP status);
 //     Server.edgeError maps room and store errors to it; only http.go and conn.go write
 //     errors to clients.
 //   - http.go: routes, JSON handlers, static frontend; create.go validates POST /api/rooms.
 //   - identity.go: player tokens (192 random bits; only the SHA-256 is stored, in Redis).
-//   - conn.go, conn_writer.go, conn_clock.go, wire.go: one WebSocket connection = a reader
+//   - conn.go, conn_writer.go, conn_clock.go: one WebSocket connection = a reader
 //     goroutine for its whole life (the upgrade handler starts it and returns) plus a
 //     writer goroutine that runs only while there is something to send; one ping clock
 //     goroutine per Server wakes writers for pings. Bounded send queues, write deadlines,

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 // TestRedisDown: while Redis is unreachable, /readyz fails and moves are refused with
@@ -25,7 +26,7 @@ func TestRedisDown(t *testing.T) {
 
 	addr := mr.Addr()
 	mr.Close()
-	requireErr(t, b.move(1, "a1"), CodeUnavailable)
+	requireErr(t, b.move(1, "a1"), protocol.CodeUnavailable)
 	res, err := http.Get(e.ts.URL + "/readyz")
 	require.NoError(t, err)
 	res.Body.Close()
@@ -35,7 +36,7 @@ func TestRedisDown(t *testing.T) {
 	// The room reloads from the store after a write of unknown outcome; the refused move
 	// was not applied, so it can be played now.
 	require.Eventually(t, func() bool {
-		return b.move(1, "a1").typ() == TypeAck
+		return b.move(1, "a1").typ() == protocol.TypeAck
 	}, 5*time.Second, 100*time.Millisecond)
 	res, err = http.Get(e.ts.URL + "/readyz")
 	require.NoError(t, err)

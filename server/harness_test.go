@@ -22,6 +22,7 @@ import (
 
 	"github.com/gomoku-arena/gomoku/engine"
 	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 // testEnv is a full server on httptest with its store.
@@ -250,12 +251,12 @@ func (c *wsClient) nextErr(d time.Duration) (msg, error) {
 	}
 	c.log = append(c.log, m)
 	switch m.typ() {
-	case TypeEvent:
+	case protocol.TypeEvent:
 		require.Equal(c.t, c.lastSeq+1, m.seq(), "events must be contiguous: %v", m)
 		c.lastSeq = m.seq()
 		c.events = append(c.events, m)
 		require.Nil(c.t, m["ephemeral"])
-	case TypeSnapshot:
+	case protocol.TypeSnapshot:
 		c.lastSeq = m.seq()
 	case "ai", "presence", "hint":
 		require.Equal(c.t, true, m["ephemeral"], "%v", m)
@@ -293,7 +294,7 @@ func (c *wsClient) saw(what string, f func(msg) bool) msg {
 // sawEvent returns the first event of the given kind, already received or to come.
 func (c *wsClient) sawEvent(kind string) msg {
 	c.t.Helper()
-	return c.saw(kind, func(m msg) bool { return m.typ() == TypeEvent && m.event().str("kind") == kind })
+	return c.saw(kind, func(m msg) bool { return m.typ() == protocol.TypeEvent && m.event().str("kind") == kind })
 }
 
 func (c *wsClient) waitType(typ string) msg {
@@ -305,7 +306,7 @@ func (c *wsClient) waitType(typ string) msg {
 func (c *wsClient) reply(id string) msg {
 	c.t.Helper()
 	return c.until("reply "+id, func(m msg) bool {
-		return (m.typ() == TypeAck || m.typ() == TypeError) && m.str("id") == id
+		return (m.typ() == protocol.TypeAck || m.typ() == protocol.TypeError) && m.str("id") == id
 	})
 }
 
@@ -322,7 +323,7 @@ func (c *wsClient) hello(token string, lastSeq uint64) msg {
 	}
 	c.send(h)
 	w := c.next()
-	require.Equal(c.t, TypeWelcome, w.typ(), "%v", w)
+	require.Equal(c.t, protocol.TypeWelcome, w.typ(), "%v", w)
 	return w
 }
 
@@ -370,13 +371,13 @@ func (c *wsClient) closeCode() (int, string) {
 
 func requireAck(t *testing.T, m msg) msg {
 	t.Helper()
-	require.Equal(t, TypeAck, m.typ(), "%v", m)
+	require.Equal(t, protocol.TypeAck, m.typ(), "%v", m)
 	return m
 }
 
 func requireErr(t *testing.T, m msg, code string) {
 	t.Helper()
-	require.Equal(t, TypeError, m.typ(), "%v", m)
+	require.Equal(t, protocol.TypeError, m.typ(), "%v", m)
 	require.Equal(t, code, m.str("code"), "%v", m)
 	require.NotEmpty(t, m.str("message"))
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gomoku-arena/gomoku/engine"
 	"github.com/gomoku-arena/gomoku/frontend"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 // routes builds the Echo instance with every route of docs/protocol.md.
@@ -35,7 +36,7 @@ func (s *Server) routes() *echo.Echo {
 	api.GET("/rooms/:id", s.getRoom)
 	api.GET("/rooms/:id/record", s.getRecord)
 	api.GET("/engines", s.engines)
-	api.Any("/*", func(echo.Context) error { return Errorf(CodeNotFound, "no such API route") })
+	api.Any("/*", func(echo.Context) error { return Errorf(protocol.CodeNotFound, "no such API route") })
 
 	e.GET("/ws/rooms/:id", s.websocket)
 	e.GET("/healthz", func(c echo.Context) error {
@@ -66,13 +67,13 @@ func (s *Server) httpError(err error, c echo.Context) {
 	case errors.As(err, &he):
 		switch he.Code {
 		case http.StatusNotFound:
-			e = Errorf(CodeNotFound, "not found")
+			e = Errorf(protocol.CodeNotFound, "not found")
 		case http.StatusMethodNotAllowed:
-			e = Errorf(CodeMethodNotAllowd, "method not allowed")
+			e = Errorf(protocol.CodeMethodNotAllowed, "method not allowed")
 		case http.StatusRequestEntityTooLarge:
-			e = Errorf(CodeTooLarge, "request body too large")
+			e = Errorf(protocol.CodeTooLarge, "request body too large")
 		default:
-			e = &Error{Code: CodeBadRequest, Message: http.StatusText(he.Code), Status: he.Code}
+			e = &Error{Code: protocol.CodeBadRequest, Message: http.StatusText(he.Code), Status: he.Code}
 		}
 	default:
 		e = s.edgeError(err)
@@ -94,7 +95,7 @@ func (s *Server) recoverMW(next echo.HandlerFunc) echo.HandlerFunc {
 					panic(r)
 				}
 				s.log.Error("panic in handler", "path", c.Path(), "panic", r)
-				err = Errorf(CodeInternal, "internal error")
+				err = Errorf(protocol.CodeInternal, "internal error")
 			}
 		}()
 		return next(c)
@@ -122,10 +123,10 @@ func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 func readBody(c echo.Context, max int64) ([]byte, error) {
 	b, err := io.ReadAll(io.LimitReader(c.Request().Body, max+1))
 	if err != nil {
-		return nil, Errorf(CodeBadRequest, "cannot read body")
+		return nil, Errorf(protocol.CodeBadRequest, "cannot read body")
 	}
 	if int64(len(b)) > max {
-		return nil, Errorf(CodeTooLarge, "body larger than %d bytes", max)
+		return nil, Errorf(protocol.CodeTooLarge, "body larger than %d bytes", max)
 	}
 	return b, nil
 }
@@ -135,7 +136,7 @@ func (s *Server) bearer(c echo.Context) (Player, error) {
 	h := c.Request().Header.Get("Authorization")
 	tok, ok := strings.CutPrefix(h, "Bearer ")
 	if !ok || strings.TrimSpace(tok) == "" {
-		return Player{}, Errorf(CodeUnauthorized, "send Authorization: Bearer <token> (POST /api/players gives one)")
+		return Player{}, Errorf(protocol.CodeUnauthorized, "send Authorization: Bearer <token> (POST /api/players gives one)")
 	}
 	p, err := authenticate(c.Request().Context(), s.players, strings.TrimSpace(tok))
 	if err != nil {
@@ -146,7 +147,7 @@ func (s *Server) bearer(c echo.Context) (Player, error) {
 
 func (s *Server) createPlayer(c echo.Context) error {
 	if !s.posts.allow(c.RealIP()) {
-		return Errorf(CodeRateLimited, "too many requests, slow down")
+		return Errorf(protocol.CodeRateLimited, "too many requests, slow down")
 	}
 	b, err := readBody(c, 1024)
 	if err != nil {
@@ -156,7 +157,7 @@ func (s *Server) createPlayer(c echo.Context) error {
 		Name string `json:"name"`
 	}
 	if err := json.Unmarshal(b, &req); err != nil {
-		return Errorf(CodeBadJSON, `body must be {"name": "..."}`)
+		return Errorf(protocol.CodeBadJSON, `body must be {"name": "..."}`)
 	}
 	p, token, err := register(c.Request().Context(), s.players, req.Name)
 	if err != nil {
@@ -179,10 +180,10 @@ func (s *Server) createRoom(c echo.Context) error {
 		return err
 	}
 	if !s.posts.allow(c.RealIP()) {
-		return Errorf(CodeRateLimited, "too many requests, slow down")
+		return Errorf(protocol.CodeRateLimited, "too many requests, slow down")
 	}
 	if s.draining.Load() {
-		return Errorf(CodeShuttingDown, "server is shutting down")
+		return Errorf(protocol.CodeShuttingDown, "server is shutting down")
 	}
 	b, err := readBody(c, maxCreateBody)
 	if err != nil {
@@ -208,17 +209,17 @@ func (s *Server) listRooms(c echo.Context) error {
 		q.Status = "live"
 	case "live", "open", "finished":
 	default:
-		return Errorf(CodeBadRequest, `"status" must be live, open or finished`)
+		return Errorf(protocol.CodeBadRequest, `"status" must be live, open or finished`)
 	}
 	if v := c.QueryParam("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 100 {
-			return Errorf(CodeBadRequest, `"limit" must be 1..100`)
+			return Errorf(protocol.CodeBadRequest, `"limit" must be 1..100`)
 		}
 		q.Limit = n
 	}
 	if len(q.Cursor) > 128 {
-		return Errorf(CodeBadRequest, "bad cursor")
+		return Errorf(protocol.CodeBadRequest, "bad cursor")
 	}
 	page, err := s.rooms.List(c.Request().Context(), q)
 	if err != nil {
@@ -245,7 +246,7 @@ func validRoomID(id string) bool {
 func (s *Server) getRoom(c echo.Context) error {
 	id := c.Param("id")
 	if !validRoomID(id) {
-		return Errorf(CodeNoSuchRoom, "no such room")
+		return Errorf(protocol.CodeNoSuchRoom, "no such room")
 	}
 	snap, err := s.rooms.Snapshot(c.Request().Context(), id)
 	if err != nil {
@@ -257,7 +258,7 @@ func (s *Server) getRoom(c echo.Context) error {
 func (s *Server) getRecord(c echo.Context) error {
 	id := c.Param("id")
 	if !validRoomID(id) {
-		return Errorf(CodeNoSuchRoom, "no such room")
+		return Errorf(protocol.CodeNoSuchRoom, "no such room")
 	}
 	format := c.QueryParam("format")
 	if format == "" {
@@ -270,7 +271,7 @@ func (s *Server) getRecord(c echo.Context) error {
 	case "sgf":
 		ctype = "application/x-go-sgf; charset=utf-8"
 	default:
-		return Errorf(CodeBadRequest, `"format" must be psq or sgf`)
+		return Errorf(protocol.CodeBadRequest, `"format" must be psq or sgf`)
 	}
 	body, err := s.rooms.Record(c.Request().Context(), id, format)
 	if err != nil {
@@ -310,7 +311,7 @@ func sortByName(m []map[string]string) {
 
 func (s *Server) readyz(c echo.Context) error {
 	if s.draining.Load() {
-		return Errorf(CodeShuttingDown, "shutting down")
+		return Errorf(protocol.CodeShuttingDown, "shutting down")
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 	defer cancel()
@@ -323,7 +324,7 @@ func (s *Server) readyz(c echo.Context) error {
 	}
 	s.metrics.RedisLatency.Observe(time.Since(start).Seconds())
 	if err != nil {
-		return &Error{Code: CodeUnavailable, Message: "store unreachable", Status: http.StatusServiceUnavailable, cause: err}
+		return &Error{Code: protocol.CodeUnavailable, Message: "store unreachable", Status: http.StatusServiceUnavailable, cause: err}
 	}
 	return c.JSON(http.StatusOK, map[string]string{"status": "ready"})
 }
@@ -332,18 +333,18 @@ func (s *Server) readyz(c echo.Context) error {
 func (s *Server) websocket(c echo.Context) error {
 	r := c.Request()
 	if s.draining.Load() {
-		return Errorf(CodeShuttingDown, "server is shutting down, reconnect shortly")
+		return Errorf(protocol.CodeShuttingDown, "server is shutting down, reconnect shortly")
 	}
 	if !s.origins.check(r) {
-		return &Error{Code: CodeBadOrigin, Message: "origin not allowed", Status: http.StatusForbidden}
+		return &Error{Code: protocol.CodeBadOrigin, Message: "origin not allowed", Status: http.StatusForbidden}
 	}
 	id := c.Param("id")
 	if !validRoomID(id) {
-		return Errorf(CodeNoSuchRoom, "no such room")
+		return Errorf(protocol.CodeNoSuchRoom, "no such room")
 	}
 	ip := c.RealIP()
 	if !s.ipConns.acquire(ip) {
-		return Errorf(CodeTooManyConns, "too many connections from your address (max %d)", s.cfg.MaxConnsPerIP)
+		return Errorf(protocol.CodeTooManyConns, "too many connections from your address (max %d)", s.cfg.MaxConnsPerIP)
 	}
 	ws, err := s.upgrader.Upgrade(c.Response(), r, nil)
 	if err != nil {

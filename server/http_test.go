@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 type apiErr struct {
@@ -25,13 +26,13 @@ func TestHTTPAPI(t *testing.T) {
 	// Create: validation errors have codes and statuses.
 	var er apiErr
 	require.Equal(t, http.StatusBadRequest, e.do("POST", "/api/rooms", pa.Token, `{"size":30}`, &er))
-	require.Equal(t, CodeBadRequest, er.Error.Code)
+	require.Equal(t, protocol.CodeBadRequest, er.Error.Code)
 	require.Equal(t, http.StatusBadRequest, e.do("POST", "/api/rooms", pa.Token, `{"size":`, &er))
-	require.Equal(t, CodeBadJSON, er.Error.Code)
+	require.Equal(t, protocol.CodeBadJSON, er.Error.Code)
 	require.Equal(t, http.StatusRequestEntityTooLarge, e.do("POST", "/api/rooms", pa.Token, `{"rule":"`+strings.Repeat("x", 5000)+`"}`, &er))
-	require.Equal(t, CodeTooLarge, er.Error.Code)
+	require.Equal(t, protocol.CodeTooLarge, er.Error.Code)
 	require.Equal(t, http.StatusBadRequest, e.do("POST", "/api/players", "", `{"name":""}`, &er))
-	require.Equal(t, CodeBadRequest, er.Error.Code)
+	require.Equal(t, protocol.CodeBadRequest, er.Error.Code)
 
 	open := e.createRoom(pa.Token, map[string]any{"me": "black", "rule": "renju", "time": map[string]any{"base_ms": 60000, "increment_ms": 1000}})
 	private := e.createRoom(pa.Token, map[string]any{"me": "white", "public": false})
@@ -44,7 +45,7 @@ func TestHTTPAPI(t *testing.T) {
 	require.NotNil(t, snap.Clock)
 	require.Equal(t, pa.ID, snap.Black.Player.ID)
 	require.Equal(t, http.StatusNotFound, e.do("GET", "/api/rooms/nosuchroom", "", nil, &er))
-	require.Equal(t, CodeNoSuchRoom, er.Error.Code)
+	require.Equal(t, protocol.CodeNoSuchRoom, er.Error.Code)
 	require.Equal(t, http.StatusNotFound, e.do("GET", "/api/rooms/bad%7Bid", "", nil, &er))
 
 	list := func(status string) []string {
@@ -68,7 +69,7 @@ func TestHTTPAPI(t *testing.T) {
 	require.Equal(t, http.StatusBadRequest, e.do("GET", "/api/rooms?status=weird", "", nil, &er))
 	require.Equal(t, http.StatusBadRequest, e.do("GET", "/api/rooms?limit=1000", "", nil, &er))
 	require.Equal(t, http.StatusBadRequest, e.do("GET", "/api/rooms?status=open&cursor=abc", "", nil, &er))
-	require.Equal(t, CodeBadRequest, er.Error.Code)
+	require.Equal(t, protocol.CodeBadRequest, er.Error.Code)
 	// Pagination.
 	for i := 0; i < 3; i++ {
 		e.createRoom(pa.Token, map[string]any{"me": "black"})
@@ -89,7 +90,7 @@ func TestHTTPAPI(t *testing.T) {
 	c.hello(pa.Token, 0)
 	requireAck(t, c.move(0, "h8"))
 	c.sawEvent("move")
-	c.until("AI move", func(m msg) bool { return m.typ() == TypeEvent && m.event().str("color") == "white" })
+	c.until("AI move", func(m msg) bool { return m.typ() == protocol.TypeEvent && m.event().str("color") == "white" })
 	get := func(path string) (int, string, http.Header) {
 		res, err := http.Get(e.ts.URL + path)
 		require.NoError(t, err)
@@ -171,7 +172,7 @@ func TestHint(t *testing.T) {
 	id2 := e.createRoom(pb.Token, map[string]any{"me": "black"})
 	c2 := e.dial(id2)
 	c2.hello(pb.Token, 0)
-	requireErr(t, c2.cmd(map[string]any{"type": "hint"}), CodeNotAllowed)
+	requireErr(t, c2.cmd(map[string]any{"type": "hint"}), protocol.CodeNotAllowed)
 }
 
 func TestOriginAndPerIPCap(t *testing.T) {
@@ -216,11 +217,11 @@ func TestHelloTimeout(t *testing.T) {
 	c.hello("", 0)
 	time.Sleep(500 * time.Millisecond)
 	c.send(map[string]any{"type": "ping", "id": "still"})
-	c.until("pong", func(m msg) bool { return m.typ() == TypePong })
+	c.until("pong", func(m msg) bool { return m.typ() == protocol.TypePong })
 	// An unknown room closes after the error.
 	c = e.dial("nosuchroom")
 	c.send(map[string]any{"type": "hello", "id": "h"})
-	requireErr(t, c.next(), CodeNoSuchRoom)
+	requireErr(t, c.next(), protocol.CodeNoSuchRoom)
 	code, _ = c.closeCode()
 	require.Equal(t, websocket.ClosePolicyViolation, code)
 }
@@ -268,7 +269,7 @@ func TestRestartKeepsSeatsAndMoves(t *testing.T) {
 			a2 := e2.dial(id)
 			w := a2.hello(pa.Token, 0)
 			require.Equal(t, "black", w["you"].(map[string]any)["role"])
-			snap := a2.waitType(TypeSnapshot)
+			snap := a2.waitType(protocol.TypeSnapshot)
 			require.Equal(t, []any{"h8", "a1"}, snap["room"].(map[string]any)["moves"])
 			b2 := e2.dial(id)
 			b2.hello(pb.Token, snap.seq())
@@ -295,11 +296,11 @@ func TestAIBusyAndEngines(t *testing.T) {
 	require.NoError(t, err)
 	var er apiErr
 	require.Equal(t, http.StatusServiceUnavailable, e.do("POST", "/api/rooms", p.Token, map[string]any{"opponent": map[string]any{"kind": "ai", "level": "novice"}}, &er))
-	require.Equal(t, CodeAIBusy, er.Error.Code)
+	require.Equal(t, protocol.CodeAIBusy, er.Error.Code)
 	release()
 	e.createRoom(p.Token, map[string]any{"opponent": map[string]any{"kind": "ai", "level": "novice"}})
 	// Rooms between people are still created.
 	e.createRoom(p.Token, map[string]any{"me": "black"})
 	require.Equal(t, http.StatusBadRequest, e.do("POST", "/api/rooms", p.Token, map[string]any{"opponent": map[string]any{"kind": "engine", "engine": "nope"}}, &er))
-	require.Equal(t, CodeNoSuchEngine, er.Error.Code)
+	require.Equal(t, protocol.CodeNoSuchEngine, er.Error.Code)
 }

@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -144,14 +145,14 @@ func (s redisPlayers) ByHash(ctx context.Context, h string) (Player, error) {
 }
 
 func unavailable(err error) error {
-	return &Error{Code: CodeUnavailable, Message: "store unavailable, try again", Status: 503, cause: err}
+	return &Error{Code: protocol.CodeUnavailable, Message: "store unavailable, try again", Status: 503, cause: err}
 }
 
 // register creates a player with a fresh token.
 func register(ctx context.Context, ps Players, name string) (Player, string, error) {
 	name, err := CleanName(name)
 	if err != nil {
-		return Player{}, "", Errorf(CodeBadRequest, `"name" must be 1-%d printable characters`, maxNameRunes)
+		return Player{}, "", Errorf(protocol.CodeBadRequest, `"name" must be 1-%d printable characters`, maxNameRunes)
 	}
 	token, hash, id := newToken()
 	p := Player{ID: id, Name: name, TokenHash: hash}
@@ -166,12 +167,12 @@ func authenticate(ctx context.Context, ps Players, token string) (*Player, error
 	if token == "" {
 		return nil, nil
 	}
-	if len(token) > maxTokenLen {
-		return nil, Errorf(CodeUnauthorized, "unknown token")
+	if len(token) > protocol.MaxTokenLen {
+		return nil, Errorf(protocol.CodeUnauthorized, "unknown token")
 	}
 	p, err := ps.ByHash(ctx, HashToken(token))
 	if errors.Is(err, ErrNoSuchPlayer) {
-		return nil, Errorf(CodeUnauthorized, "unknown token: register with POST /api/players")
+		return nil, Errorf(protocol.CodeUnauthorized, "unknown token: register with POST /api/players")
 	}
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/alicebob/miniredis/v2"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 )
@@ -45,12 +46,12 @@ func TestPlayersStores(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, p.ID, got.ID)
 			_, err = authenticate(ctx, ps, token+"x")
-			require.Equal(t, CodeUnauthorized, AsError(err).Code)
+			require.Equal(t, protocol.CodeUnauthorized, AsError(err).Code)
 			none, err := authenticate(ctx, ps, "")
 			require.NoError(t, err)
 			require.Nil(t, none)
 			_, _, err = register(ctx, ps, "")
-			require.Equal(t, CodeBadRequest, AsError(err).Code)
+			require.Equal(t, protocol.CodeBadRequest, AsError(err).Code)
 		})
 	}
 	// The raw token is never stored.

@@ -3,6 +3,7 @@ package server
 import (
 	"time"
 
+	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 )
@@ -90,17 +91,8 @@ func (m *Metrics) ObserveAISearch(d time.Duration, nodes uint64) {
 
 // countError records an error sent to a client.
 func (m *Metrics) countError(code string) {
-	if _, ok := knownCodes[code]; !ok {
+	if !protocol.KnownCode(code) {
 		code = "other" // bound the label cardinality
 	}
 	m.Errors.WithLabelValues(code).Inc()
-}
-
-var knownCodes = map[string]struct{}{
-	CodeBadRequest: {}, CodeBadJSON: {}, CodeUnknownType: {}, CodeTooLarge: {}, CodeRateLimited: {},
-	CodeUnauthorized: {}, CodeNotAPlayer: {}, CodeNotYourTurn: {}, CodeOffBoard: {}, CodeOccupied: {},
-	CodeForbidden: {}, CodeStalePly: {}, CodeGameOver: {}, CodeGameNotStarted: {}, CodeSeatTaken: {},
-	CodeNoSuchRoom: {}, CodeNotAllowed: {}, CodeNoPendingOffer: {}, CodeAIBusy: {}, CodeUnavailable: {},
-	CodeConflict: {}, CodeInternal: {}, CodeNotFound: {}, CodeBadOrigin: {}, CodeTooManyConns: {},
-	CodeHelloFirst: {}, CodeNoSuchEngine: {}, CodeShuttingDown: {}, CodeTimeout: {}, CodeMethodNotAllowd: {},
 }

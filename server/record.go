@@ -6,6 +6,7 @@ import (
 
 	"github.com/gomoku-arena/gomoku/engine"
 	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 // formatRecord writes the current game of snap as PSQ (Piskvorky/Gomocup) or SGF.
@@ -44,7 +45,7 @@ func formatRecord(snap room.Snapshot, format string) ([]byte, error) {
 		}
 		b.WriteString(")\n")
 	default:
-		return nil, Errorf(CodeBadRequest, `"format" must be psq or sgf`)
+		return nil, Errorf(protocol.CodeBadRequest, `"format" must be psq or sgf`)
 	}
 	return b.Bytes(), nil
 }

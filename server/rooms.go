@@ -7,6 +7,7 @@ import (
 
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/eventlog"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 // ManagerRooms adapts a room.Manager (and its Store) to Rooms.
@@ -90,7 +91,7 @@ func (a *ManagerRooms) List(ctx context.Context, q ListQuery) (ListPage, error) 
 		var err error
 		sums, next, err = l.List(ctx, room.ListQuery{Status: q.Status, Cursor: q.Cursor, Limit: q.Limit})
 		if errors.Is(err, eventlog.ErrBadRequest) {
-			return ListPage{}, Errorf(CodeBadRequest, `bad "cursor": use next_cursor from the previous page`)
+			return ListPage{}, Errorf(protocol.CodeBadRequest, `bad "cursor": use next_cursor from the previous page`)
 		}
 		if err != nil {
 			return ListPage{}, err

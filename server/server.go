@@ -17,6 +17,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 // Deps are the parts a Server is built on. Close (optional) is called last by Shutdown.
@@ -202,17 +203,17 @@ func (s *Server) edgeError(err error) *Error {
 		// driver errors) goes to the log.
 		ce := room.ClientError(err)
 		msg := ce.Message
-		if ce.Code == CodeInternal {
+		if ce.Code == protocol.CodeInternal {
 			msg = "internal error"
 		}
-		e := &Error{Code: ce.Code, Message: strings.TrimPrefix(msg, "room: "), Status: statusOf(ce.Code), cause: err}
-		if e.Code == CodeInternal || e.Code == CodeUnavailable {
+		e := &Error{Code: ce.Code, Message: strings.TrimPrefix(msg, "room: "), Status: protocol.HTTPStatus(ce.Code), cause: err}
+		if e.Code == protocol.CodeInternal || e.Code == protocol.CodeUnavailable {
 			s.log.Warn("room error", "code", e.Code, "err", err)
 		}
 		return e
 	}
 	e := AsError(err)
-	if e.Code == CodeInternal {
+	if e.Code == protocol.CodeInternal {
 		s.log.Error("internal error", "err", err)
 	}
 	return e

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gomoku-arena/gomoku/engine"
 	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 // twoPlayers creates a human-vs-human room (Alice black) and connects both players,
@@ -26,7 +27,7 @@ func twoPlayers(t *testing.T, e *testEnv) (id string, a, b *wsClient, pa, pb pla
 	a = e.dial(id)
 	w := a.hello(pa.Token, 0)
 	require.Equal(t, "black", w["you"].(map[string]any)["role"])
-	require.Equal(t, TypeSnapshot, a.next().typ())
+	require.Equal(t, protocol.TypeSnapshot, a.next().typ())
 	b = e.dial(id)
 	w = b.hello(pb.Token, 0)
 	require.Equal(t, "spectator", w["you"].(map[string]any)["role"])
@@ -60,7 +61,7 @@ func TestHumanVsHumanToFive(t *testing.T) {
 				require.Equal(t, "five", over.event().str("reason"))
 			}
 			// A move after the end is refused with its code.
-			requireErr(t, b.move(9, "b1"), CodeGameOver)
+			requireErr(t, b.move(9, "b1"), protocol.CodeGameOver)
 			var snap room.Snapshot
 			require.Equal(t, http.StatusOK, e.do("GET", "/api/rooms/"+id, "", nil, &snap))
 			require.Equal(t, "finished", snap.Status)
@@ -119,7 +120,7 @@ func TestRejoinGetsExactlyMissedEvents(t *testing.T) {
 			require.NoError(t, a.ws.Close()) // network drop
 			requireAck(t, b.cmd(map[string]any{"type": "chat", "text": "still there?"}))
 			// Alice is gone: it is still her turn; Bob cannot move for her.
-			requireErr(t, b.move(2, "b2"), CodeNotYourTurn)
+			requireErr(t, b.move(2, "b2"), protocol.CodeNotYourTurn)
 			b.saw("presence gone", func(m msg) bool {
 				p, _ := m["black"].(map[string]any)
 				return m.typ() == "presence" && p != nil && p["connected"] == false
@@ -128,7 +129,7 @@ func TestRejoinGetsExactlyMissedEvents(t *testing.T) {
 			w := a2.hello(pa.Token, seen)
 			require.Equal(t, "black", w["you"].(map[string]any)["role"], "the token brings the seat back")
 			m := a2.next()
-			require.Equal(t, TypeEvent, m.typ(), "%v", m)
+			require.Equal(t, protocol.TypeEvent, m.typ(), "%v", m)
 			require.Equal(t, seen+1, m.seq())
 			require.Equal(t, "chat", m.event().str("kind"))
 			// Play continues from the new connection.
@@ -149,7 +150,7 @@ func TestReloadWithTokenGetsSeatBack(t *testing.T) {
 	require.Equal(t, "black", w["you"].(map[string]any)["role"])
 	require.Equal(t, pa.ID, w["you"].(map[string]any)["player_id"])
 	snap := a2.next()
-	require.Equal(t, TypeSnapshot, snap.typ())
+	require.Equal(t, protocol.TypeSnapshot, snap.typ())
 	room := snap["room"].(map[string]any)
 	require.Equal(t, []any{"h8"}, room["moves"])
 }
@@ -164,13 +165,13 @@ func TestDuplicateAndStaleMoves(t *testing.T) {
 	require.Equal(t, first.seq(), dup.seq())
 	require.Equal(t, true, dup["duplicate"])
 	// Out of turn comes first; on your turn a stale or future ply is refused.
-	requireErr(t, a.move(0, "a1"), CodeNotYourTurn)
-	requireErr(t, b.move(0, "a1"), CodeStalePly)
-	requireErr(t, b.move(5, "a1"), CodeStalePly)
+	requireErr(t, a.move(0, "a1"), protocol.CodeNotYourTurn)
+	requireErr(t, b.move(0, "a1"), protocol.CodeStalePly)
+	requireErr(t, b.move(5, "a1"), protocol.CodeStalePly)
 	requireAck(t, b.move(1, "a1"))
-	requireErr(t, b.move(2, "a2"), CodeNotYourTurn)
-	requireErr(t, a.move(2, "h8"), CodeOccupied)
-	requireErr(t, a.move(2, "z99"), CodeOffBoard)
+	requireErr(t, b.move(2, "a2"), protocol.CodeNotYourTurn)
+	requireErr(t, a.move(2, "h8"), protocol.CodeOccupied)
+	requireErr(t, a.move(2, "z99"), protocol.CodeOffBoard)
 	snap, err := e.mgr.Live(b.roomID(e)).State(), error(nil)
 	require.NoError(t, err)
 	require.Equal(t, 2, snap.Ply())
@@ -192,26 +193,26 @@ func TestTokens(t *testing.T) {
 		Error struct{ Code, Message string } `json:"error"`
 	}
 	require.Equal(t, http.StatusUnauthorized, e.do("POST", "/api/rooms", "", map[string]any{}, &er))
-	require.Equal(t, CodeUnauthorized, er.Error.Code)
+	require.Equal(t, protocol.CodeUnauthorized, er.Error.Code)
 	require.Equal(t, http.StatusUnauthorized, e.do("POST", "/api/rooms", "nope", map[string]any{}, &er))
-	require.Equal(t, CodeUnauthorized, er.Error.Code)
+	require.Equal(t, protocol.CodeUnauthorized, er.Error.Code)
 	// WebSocket: a wrong token is refused, the connection stays and can hello again.
 	c := e.dial(id)
 	c.send(map[string]any{"type": "hello", "id": "h1", "token": "forged"})
-	requireErr(t, c.next(), CodeUnauthorized)
+	requireErr(t, c.next(), protocol.CodeUnauthorized)
 	c.send(map[string]any{"type": "move", "id": "m", "ply": 0, "point": "h8"})
-	requireErr(t, c.next(), CodeHelloFirst)
+	requireErr(t, c.next(), protocol.CodeHelloRequired)
 	c.hello("", 0)
 	// A spectator cannot act for a seat.
-	requireErr(t, c.move(0, "h8"), CodeNotAPlayer)
-	requireErr(t, c.cmd(map[string]any{"type": "resign"}), CodeNotAPlayer)
-	requireErr(t, c.cmd(map[string]any{"type": "chat", "text": "hi"}), CodeUnauthorized)
-	requireErr(t, c.cmd(map[string]any{"type": "sit", "color": "white"}), CodeUnauthorized)
+	requireErr(t, c.move(0, "h8"), protocol.CodeNotAPlayer)
+	requireErr(t, c.cmd(map[string]any{"type": "resign"}), protocol.CodeNotAPlayer)
+	requireErr(t, c.cmd(map[string]any{"type": "chat", "text": "hi"}), protocol.CodeUnauthorized)
+	requireErr(t, c.cmd(map[string]any{"type": "sit", "color": "white"}), protocol.CodeUnauthorized)
 	// Another player's token cannot move for Alice either.
 	pb := e.player("Bob")
 	b := e.dial(id)
 	b.hello(pb.Token, 0)
-	requireErr(t, b.move(0, "h8"), CodeNotAPlayer)
+	requireErr(t, b.move(0, "h8"), protocol.CodeNotAPlayer)
 	// /api/players/me
 	var me struct{ ID, Name string }
 	require.Equal(t, http.StatusOK, e.do("GET", "/api/players/me", pa.Token, nil, &me))
@@ -225,25 +226,25 @@ func TestBadInput(t *testing.T) {
 	c := e.dial(id)
 	c.hello(pa.Token, 0)
 	cases := []struct{ frame, code string }{
-		{`{"type":"move","id":"x1",`, CodeBadJSON},
-		{`not json`, CodeBadJSON},
-		{`{"type":"teleport","id":"x2"}`, CodeUnknownType},
-		{`{"type":"move","id":"x3","ply":"zero","point":"h8"}`, CodeBadJSON},
-		{`{"type":"move","id":"x4","point":"h8"}`, CodeBadRequest},
-		{`{"type":"sit","id":"x5","color":"green"}`, CodeBadRequest},
-		{`{"type":"chat","id":"x6","text":"` + strings.Repeat("字", 301) + `"}`, CodeTooLarge},
-		{`{"type":"chat","id":"x7","text":"` + strings.Repeat("x", 5000) + `"}`, CodeTooLarge},
-		{`{"type":"hello","id":"x8"}`, CodeBadRequest},
+		{`{"type":"move","id":"x1",`, protocol.CodeBadJSON},
+		{`not json`, protocol.CodeBadJSON},
+		{`{"type":"teleport","id":"x2"}`, protocol.CodeUnknownType},
+		{`{"type":"move","id":"x3","ply":"zero","point":"h8"}`, protocol.CodeBadJSON},
+		{`{"type":"move","id":"x4","point":"h8"}`, protocol.CodeBadRequest},
+		{`{"type":"sit","id":"x5","color":"green"}`, protocol.CodeBadRequest},
+		{`{"type":"chat","id":"x6","text":"` + strings.Repeat("字", 301) + `"}`, protocol.CodeTooLarge},
+		{`{"type":"chat","id":"x7","text":"` + strings.Repeat("x", 5000) + `"}`, protocol.CodeTooLarge},
+		{`{"type":"hello","id":"x8"}`, protocol.CodeBadRequest},
 	}
 	for _, tc := range cases {
 		c.send(tc.frame)
-		m := c.until("error for "+truncate(tc.frame, 12), func(m msg) bool { return m.typ() == TypeError })
+		m := c.until("error for "+protocol.Truncate(tc.frame, 12), func(m msg) bool { return m.typ() == protocol.TypeError })
 		requireErr(t, m, tc.code)
 	}
 	// Nothing changed; the connection still works.
 	requireAck(t, c.cmd(map[string]any{"type": "chat", "text": "still fine"}))
 	c.send(map[string]any{"type": "ping", "id": "p"})
-	c.until("pong", func(m msg) bool { return m.typ() == TypePong && m.str("id") == "p" })
+	c.until("pong", func(m msg) bool { return m.typ() == protocol.TypePong && m.str("id") == "p" })
 	// A frame beyond the hard limit closes the connection with 1009.
 	c.send(`{"type":"chat","text":"` + strings.Repeat("x", hardReadLimit+10) + `"}`)
 	code, _ := c.closeCode()
@@ -271,8 +272,8 @@ func TestFloodHitsRateLimit(t *testing.T) {
 			require.Equal(t, "rate_limited", ce.Text)
 			break
 		}
-		if m.typ() == TypeError {
-			require.Equal(t, CodeRateLimited, m.str("code"))
+		if m.typ() == protocol.TypeError {
+			require.Equal(t, protocol.CodeRateLimited, m.str("code"))
 			require.NotEmpty(t, m.str("id"), "the refused message's id is echoed")
 			limited = true
 		}
@@ -338,7 +339,7 @@ func TestGameAgainstAI(t *testing.T) {
 			id := e.createRoom(p.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "ai", "level": "beginner"}})
 			c := e.dial(id)
 			c.hello(p.Token, 0)
-			snap := c.waitType(TypeSnapshot)
+			snap := c.waitType(protocol.TypeSnapshot)
 			require.Equal(t, "playing", snap["room"].(map[string]any)["phase"])
 			for {
 				board := boardFromEvents(t, c.events)
@@ -349,8 +350,8 @@ func TestGameAgainstAI(t *testing.T) {
 				}
 				require.Less(t, board.Ply(), 225)
 				if board.ToMove() == engine.Black {
-					if r := c.move(board.Ply(), pickMove(board).String()); r.typ() == TypeError {
-						requireErr(t, r, CodeGameOver) // the AI's winning move was just stored
+					if r := c.move(board.Ply(), pickMove(board).String()); r.typ() == protocol.TypeError {
+						requireErr(t, r, protocol.CodeGameOver) // the AI's winning move was just stored
 						c.sawEvent("game_over")
 					}
 					continue

@@ -1,0 +1,163 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gomoku-arena/gomoku/engine"
+)
+
+// Limits of client messages (docs/protocol.md, section 5).
+const (
+	// MaxMessageBytes is the largest client frame Decode accepts.
+	MaxMessageBytes = 4096
+	// MaxIDLen bounds a client message id.
+	MaxIDLen = 64
+	// MaxChatRunes bounds a chat text after trimming.
+	MaxChatRunes = 300
+	// MaxTokenLen bounds a hello's token (tokens are 32 characters).
+	MaxTokenLen = 256
+	// MaxPly is the largest ply a move may name: the stones on a full board of the
+	// largest size. A larger one cannot be current in any room.
+	MaxPly = engine.MaxSize * engine.MaxSize
+)
+
+// Client → server message types.
+const (
+	TypeHello           = "hello"
+	TypeSit             = "sit"
+	TypeMove            = "move"
+	TypeResign          = "resign"
+	TypeDrawOffer       = "draw_offer"
+	TypeDrawAccept      = "draw_accept"
+	TypeDrawDecline     = "draw_decline"
+	TypeTakebackRequest = "takeback_request"
+	TypeTakebackAccept  = "takeback_accept"
+	TypeTakebackDecline = "takeback_decline"
+	TypeRematch         = "rematch"
+	TypeAbort           = "abort"
+	TypeClaimVictory    = "claim_victory"
+	TypeChat            = "chat"
+	TypeHint            = "hint"
+	TypePing            = "ping"
+)
+
+// clientTypes lists every client message type.
+var clientTypes = map[string]bool{
+	TypeHello: true, TypeSit: true, TypeMove: true, TypeResign: true,
+	TypeDrawOffer: true, TypeDrawAccept: true, TypeDrawDecline: true,
+	TypeTakebackRequest: true, TypeTakebackAccept: true, TypeTakebackDecline: true,
+	TypeRematch: true, TypeAbort: true, TypeClaimVictory: true, TypeChat: true,
+	TypeHint: true, TypePing: true,
+}
+
+// IsRoomCommand reports whether a client message of type typ is a command for the room
+// (everything but hello and ping, which the connection answers itself).
+func IsRoomCommand(typ string) bool { return clientTypes[typ] && typ != TypeHello && typ != TypePing }
+
+// ClientMsg is one client → server message. Decode fills only the fields of its type;
+// Ply is a pointer because a move must name it (0 is a valid ply).
+type ClientMsg struct {
+	Type    string `json:"type"`
+	ID      string `json:"id,omitempty"`
+	Token   string `json:"token,omitempty"`
+	LastSeq uint64 `json:"last_seq,omitempty"`
+	Color   string `json:"color,omitempty"`
+	Ply     *int   `json:"ply,omitempty"`
+	Point   string `json:"point,omitempty"`
+	Text    string `json:"text,omitempty"`
+}
+
+// Decode parses and validates one client frame; a refusal is an *Error with a stable
+// code. It does not know the room, so it does not check points against the board. The
+// returned ID is set whenever the frame had a readable id, so that errors can echo it.
+// Points are lower-cased and chat text trimmed.
+func Decode(data []byte) (ClientMsg, error) {
+	var m ClientMsg
+	if len(data) > MaxMessageBytes {
+		return m, Errorf(CodeTooLarge, "frame larger than %d bytes", MaxMessageBytes)
+	}
+	if !utf8.Valid(data) {
+		return m, Errorf(CodeBadJSON, "frame is not valid UTF-8")
+	}
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return m, Errorf(CodeBadJSON, "frame is not a JSON object")
+	}
+	if err := json.Unmarshal(trimmed, &m); err != nil {
+		// Keep the id for the error reply when it can be read.
+		var probe struct {
+			ID string `json:"id"`
+		}
+		m = ClientMsg{}
+		if json.Unmarshal(trimmed, &probe) == nil && len(probe.ID) <= MaxIDLen {
+			m.ID = probe.ID
+		}
+		return m, Errorf(CodeBadJSON, "malformed message: %s", jsonErrText(err))
+	}
+	if len(m.ID) > MaxIDLen {
+		m.ID = ""
+		return m, Errorf(CodeBadRequest, "id longer than %d characters", MaxIDLen)
+	}
+	if m.Type == "" {
+		return m, Errorf(CodeBadRequest, "message without a type")
+	}
+	if !clientTypes[m.Type] {
+		return m, Errorf(CodeUnknownType, "unknown message type %q", Truncate(m.Type, 32))
+	}
+	switch m.Type {
+	case TypeHello:
+		if len(m.Token) > MaxTokenLen {
+			return m, Errorf(CodeUnauthorized, "token too long")
+		}
+	case TypeSit:
+		if m.Color != "black" && m.Color != "white" {
+			return m, Errorf(CodeBadRequest, `sit needs "color": "black" or "white"`)
+		}
+	case TypeMove:
+		if m.Ply == nil || *m.Ply < 0 || *m.Ply > MaxPly {
+			return m, Errorf(CodeBadRequest, `move needs "ply": the 0-based number of stones on the board`)
+		}
+		if m.Point == "" || len(m.Point) > 4 {
+			return m, Errorf(CodeBadRequest, `move needs "point" like "h8"`)
+		}
+		m.Point = strings.ToLower(m.Point)
+	case TypeChat:
+		m.Text = strings.TrimSpace(m.Text)
+		if m.Text == "" {
+			return m, Errorf(CodeBadRequest, "empty chat message")
+		}
+		if utf8.RuneCountInString(m.Text) > MaxChatRunes {
+			return m, Errorf(CodeTooLarge, "chat message longer than %d characters", MaxChatRunes)
+		}
+	}
+	return m, nil
+}
+
+// jsonErrText says what is wrong with a frame without echoing it.
+func jsonErrText(err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return "syntax error"
+	case errors.As(err, &te):
+		return "field " + te.Field + " has the wrong type"
+	}
+	return "invalid JSON"
+}
+
+// Truncate shortens s to at most n bytes without splitting a character (for echoing
+// client input in messages).
+func Truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

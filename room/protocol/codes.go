@@ -1,0 +1,88 @@
+package protocol
+
+import "net/http"
+
+// Stable error codes (docs/protocol.md, section 6). Clients switch on these; never
+// rename one.
+const (
+	CodeBadRequest       = "bad_request"
+	CodeBadJSON          = "bad_json"
+	CodeUnknownType      = "unknown_type"
+	CodeTooLarge         = "too_large"
+	CodeRateLimited      = "rate_limited"
+	CodeTooManyConns     = "too_many_connections"
+	CodeUnauthorized     = "unauthorized"
+	CodeBadOrigin        = "bad_origin"
+	CodeNotAPlayer       = "not_a_player"
+	CodeNotAllowed       = "not_allowed"
+	CodeNotYourTurn      = "not_your_turn"
+	CodeOffBoard         = "off_board"
+	CodeOccupied         = "occupied"
+	CodeForbidden        = "forbidden"
+	CodeStalePly         = "stale_ply"
+	CodeGameOver         = "game_over"
+	CodeGameNotStarted   = "game_not_started"
+	CodeSeatTaken        = "seat_taken"
+	CodeNoPendingOffer   = "no_pending_offer"
+	CodeConflict         = "conflict"
+	CodeNoSuchRoom       = "no_such_room"
+	CodeNotFound         = "not_found"
+	CodeMethodNotAllowed = "method_not_allowed"
+	CodeNoSuchEngine     = "no_such_engine"
+	CodeHelloRequired    = "hello_required"
+	CodeAIBusy           = "ai_busy"
+	CodeUnavailable      = "unavailable"
+	CodeShuttingDown     = "shutting_down"
+	CodeTimeout          = "timeout"
+	CodeInternal         = "internal"
+)
+
+// statuses maps every code to its HTTP status; it is also the list of known codes.
+var statuses = map[string]int{
+	CodeBadRequest:       http.StatusBadRequest,
+	CodeBadJSON:          http.StatusBadRequest,
+	CodeUnknownType:      http.StatusBadRequest,
+	CodeTooLarge:         http.StatusRequestEntityTooLarge,
+	CodeRateLimited:      http.StatusTooManyRequests,
+	CodeTooManyConns:     http.StatusTooManyRequests,
+	CodeUnauthorized:     http.StatusUnauthorized,
+	CodeBadOrigin:        http.StatusForbidden,
+	CodeNotAPlayer:       http.StatusForbidden,
+	CodeNotAllowed:       http.StatusForbidden,
+	CodeNotYourTurn:      http.StatusConflict,
+	CodeOffBoard:         http.StatusBadRequest,
+	CodeOccupied:         http.StatusBadRequest,
+	CodeForbidden:        http.StatusBadRequest,
+	CodeStalePly:         http.StatusConflict,
+	CodeGameOver:         http.StatusConflict,
+	CodeGameNotStarted:   http.StatusConflict,
+	CodeSeatTaken:        http.StatusConflict,
+	CodeNoPendingOffer:   http.StatusConflict,
+	CodeConflict:         http.StatusConflict,
+	CodeNoSuchRoom:       http.StatusNotFound,
+	CodeNotFound:         http.StatusNotFound,
+	CodeMethodNotAllowed: http.StatusMethodNotAllowed,
+	CodeNoSuchEngine:     http.StatusBadRequest,
+	CodeHelloRequired:    http.StatusBadRequest,
+	CodeAIBusy:           http.StatusServiceUnavailable,
+	CodeUnavailable:      http.StatusServiceUnavailable,
+	CodeShuttingDown:     http.StatusServiceUnavailable,
+	CodeTimeout:          http.StatusGatewayTimeout,
+	CodeInternal:         http.StatusInternalServerError,
+}
+
+// HTTPStatus returns the HTTP status of code (500 for a code that is not one of the
+// constants above).
+func HTTPStatus(code string) int {
+	if s, ok := statuses[code]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+// KnownCode reports whether code is one of the protocol's codes (metrics label only
+// these, which bounds their cardinality).
+func KnownCode(code string) bool {
+	_, ok := statuses[code]
+	return ok
+}
