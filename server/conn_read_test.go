@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/stretchr/testify/require"
 )
 
@@ -55,6 +56,6 @@ func TestPipelinedFramesAnswered(t *testing.T) {
 	_, err := c.ws.NetConn().Write(burst)
 	require.NoError(t, err)
 	for _, want := range []string{"frag", "long", "p0", "p1", "p2"} {
-		c.until("pong "+want, func(m msg) bool { return m.typ() == TypePong && m.str("id") == want })
+		c.until("pong "+want, func(m msg) bool { return m.typ() == protocol.TypePong && m.str("id") == want })
 	}
 }
