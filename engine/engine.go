@@ -11,6 +11,8 @@ type Options struct {
 	// Rand seeds the level noise (the random choices weaker levels make). The same
 	// seed and the same sequence of searches give the same choices.
 	Rand uint64
+	// Eval is the evaluation (nil: the tables shipped in the engine, ShippedEvalTables).
+	Eval *EvalTables
 }
 
 // DefaultHashMiB is the transposition table size used when Options.HashMiB is 0.
@@ -29,6 +31,7 @@ func New(opts Options) *Engine {
 		opts.HashMiB = DefaultHashMiB
 	}
 	s := &searcher{tt: newTransTable(opts.HashMiB), rng: opts.Rand}
+	s.pos.evals = opts.Eval
 	return &Engine{s: s}
 }
 

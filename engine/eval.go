@@ -2,11 +2,15 @@ package engine
 
 // Evaluation.
 //
-// Every empty point carries, per colour, a value: the sum over the four directions of
-// the weight of the pattern a stone of that colour would make there, plus a bonus for
-// the combined threat (four-three, double three, ...). The position keeps the sum of
-// these values per colour up to date on make/unmake (only the points whose line keys
-// changed are touched), so evaluating a leaf is a subtraction and a tempo bonus.
+// Every empty point carries, per colour, two values: what the point is worth to that
+// colour when it is to move ("own") and when it is waiting ("wait"). A value is a
+// lookup in the rule's evaluation table by the point's combination of four direction
+// patterns (its threat class: the patterns themselves, the two strongest of them as a
+// pair, and the combined level: five, flex, four-three, double three, four, three).
+// The tables are fitted to game results (evaltables.go, docs/engine.md). The position
+// keeps the per-colour sums of both values up to date on make/unmake (only the points
+// whose line keys changed are touched), so evaluating a leaf is a subtraction plus
+// tempo terms for the levels present on the board.
 
 // level is the combined threat a stone of one colour would make at a point.
 type level uint8
@@ -25,27 +29,84 @@ const (
 	numLevels
 )
 
-// patternWeight is the value of one direction's pattern at an empty point.
-var patternWeight = [numPatterns]int32{
-	patNone: 0, pat1: 1, patC2: 4, patO2: 10, patC3: 12, patO3: 30,
-	patC4: 32, patO4: 100, pat44: 100, pat5: 250, patOver: 0,
-}
+// Value roles: a point's value for the colour to move and for the waiting colour.
+const (
+	roleOwn  = 0
+	roleWait = 1
+)
 
-// levelBonus is added for combined threats.
-var levelBonus = [numLevels]int32{
-	lvThreeThree: 60, lvFourThree: 120, lvFlex: 150, lvFive: 300,
-}
+// valueShift: point values are in eighths of a centi-stone.
+const valueShift = 3
 
 // numCombos is the number of direction-pattern combinations of a point.
 const numCombos = int(numPatterns) * int(numPatterns) * int(numPatterns) * int(numPatterns)
 
-// comboIndex packs four direction patterns into an index of patternTable.combo.
+// numPairs is the number of unordered pairs of patterns (the two strongest directions).
+const numPairs = int(numPatterns) * (int(numPatterns) + 1) / 2
+
+// numClasses is the number of multisets of four patterns (threat classes).
+const numClasses = int(numPatterns) * (int(numPatterns) + 1) * (int(numPatterns) + 2) * (int(numPatterns) + 3) / 24
+
+// classIndex returns the class of four direction patterns: the rank of their multiset
+// (sorted a >= b >= c >= d) in the order of classPatterns.
+func classIndex(pats *[4]pattern) int {
+	s := *pats
+	for i := 1; i < 4; i++ {
+		for j := i; j > 0 && s[j] > s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+	// Multisets with largest element below a: C(a+3, 4); then recursively.
+	a, b, c, d := int(s[0]), int(s[1]), int(s[2]), int(s[3])
+	return a*(a+1)*(a+2)*(a+3)/24 + b*(b+1)*(b+2)/6 + c*(c+1)/2 + d
+}
+
+// classPatterns lists the four patterns of every class, sorted strongest first.
+func classPatterns() []([4]pattern) {
+	out := make([][4]pattern, numClasses)
+	for a := pattern(0); a < numPatterns; a++ {
+		for b := pattern(0); b <= a; b++ {
+			for c := pattern(0); c <= b; c++ {
+				for d := pattern(0); d <= c; d++ {
+					pats := [4]pattern{a, b, c, d}
+					out[classIndex(&pats)] = pats
+				}
+			}
+		}
+	}
+	return out
+}
+
+// comboIndex packs four direction patterns into an index of patternTable.class.
 func comboIndex(pats *[4]pattern) int {
 	return int(pats[0]) + int(numPatterns)*(int(pats[1])+int(numPatterns)*(int(pats[2])+int(numPatterns)*int(pats[3])))
 }
 
+// comboPatterns unpacks a combo index.
+func comboPatterns(i int) (pats [4]pattern) {
+	for d := 0; d < 4; d, i = d+1, i/int(numPatterns) {
+		pats[d] = pattern(i % int(numPatterns))
+	}
+	return pats
+}
+
+// pairIndex returns the class of the two highest of four direction patterns
+// (a*(a+1)/2 + b for a >= b).
+func pairIndex(pats *[4]pattern) int {
+	a, b := pats[0], pattern(0)
+	for _, q := range pats[1:] {
+		switch {
+		case q > a:
+			a, b = q, a
+		case q > b:
+			b = q
+		}
+	}
+	return int(a)*(int(a)+1)/2 + int(b)
+}
+
 // comboLevel derives the combined level of a point for colour index ci under rule r
-// from its four direction patterns (tabulated in patternTable.combo).
+// from its four direction patterns (tabulated per class in patternTable.level).
 func comboLevel(r Rule, ci int, pats *[4]pattern) level {
 	n5, flex, fours, threes, over := 0, 0, 0, 0, false
 	for _, q := range pats {
@@ -85,26 +146,34 @@ func comboLevel(r Rule, ci int, pats *[4]pattern) level {
 	return lvNone
 }
 
-// combine returns the level and value of a point for colour index ci from its four
-// direction patterns.
-func (p *position) combine(ci int, pats *[4]pattern) (level, int32) {
-	l := p.tab.combo[ci][comboIndex(pats)]
-	if l == lvForbidden {
-		return l, 0
-	}
-	return l, patternWeight[pats[0]] + patternWeight[pats[1]] + patternWeight[pats[2]] +
-		patternWeight[pats[3]] + levelBonus[l]
+// combine returns the level and the two values of a point for colour index ci from its
+// four direction patterns.
+func (p *position) combine(ci int, pats *[4]pattern) (level, [2]int32) {
+	e := p.ev.point[ci][p.tab.class[comboIndex(pats)]]
+	return e.lvl, [2]int32{int32(e.own), int32(e.wait)}
 }
 
-// evaluate returns the static score of the position for the side to move: its value
-// sum (weighted 9/8, it moves first) minus the opponent's, plus a tempo bonus when the
-// side to move has a four-three point. (A double-three bonus as well tested worse
-// under the standard rule.)
+// pointEntry is what the evaluation table holds per colour and class: the level and
+// both values, in one load.
+type pointEntry struct {
+	own, wait int16
+	lvl       level
+}
+
+// evaluate returns the static score of the position for the side to move: the own
+// values of its points minus the waiting values of the opponent's, plus the tempo
+// terms of the levels each side has on the board.
 func (p *position) evaluate() Score {
 	me := p.side - 1
-	e := Score(p.sum[me]*9/8 - p.sum[1-me])
-	if p.cnt[me][lvFourThree] > 0 {
-		e += 300
+	op := 1 - me
+	e := Score((p.sum[me][roleOwn] - p.sum[op][roleWait]) >> valueShift)
+	for l := lvThree; l < numLevels; l++ {
+		if p.cnt[me][l] > 0 {
+			e += Score(p.ev.tempoOwn[l])
+		}
+		if p.cnt[op][l] > 0 {
+			e += Score(p.ev.tempoOpp[l])
+		}
 	}
 	return e
 }

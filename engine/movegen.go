@@ -77,7 +77,7 @@ func (s *searcher) genMoves(buf []scoredMove, prune bool, ply int, ttMove int) i
 					continue
 				}
 			}
-			sc := ownLevelScore[lm] + oppLevelScore[lo] + (p.val[m][me]+p.val[m][op])*8 + hist[m]
+			sc := ownLevelScore[lm] + oppLevelScore[lo] + p.val[m][me][roleOwn] + p.val[m][op][roleWait] + hist[m]
 			switch m {
 			case ttMove:
 				sc += 1 << 28

@@ -75,10 +75,13 @@ func keySlot(k int) uint {
 }
 
 // patternTable maps a line key of each colour to the pattern of a black ([0]) or white
-// ([1]) stone, and four direction patterns to the combined level.
+// ([1]) stone, four direction patterns to their class (the multiset of the four
+// patterns: the order of the directions does not matter), and a class to its combined
+// level per colour.
 type patternTable struct {
 	line  [2][keySize]pattern
-	combo [2][numCombos]level
+	class [numCombos]uint16
+	level [2][numClasses]level
 }
 
 var (
@@ -100,12 +103,15 @@ func buildPatterns(r Rule) *patternTable {
 		for k := uint32(0); k < keySize; k++ {
 			b.get(k)
 		}
-		for i := range t.combo[ci] {
-			var pats [4]pattern
-			for d, j := 0, i; d < 4; d, j = d+1, j/int(numPatterns) {
-				pats[d] = pattern(j % int(numPatterns))
-			}
-			t.combo[ci][i] = comboLevel(r, ci, &pats)
+	}
+	classes := classPatterns()
+	for i := range t.class {
+		pats := comboPatterns(i)
+		t.class[i] = uint16(classIndex(&pats))
+	}
+	for ci := 0; ci < 2; ci++ {
+		for c := range classes {
+			t.level[ci][c] = comboLevel(r, ci, &classes[c])
 		}
 	}
 	return t

@@ -88,6 +88,7 @@ func TestCombinedLevels(t *testing.T) {
 	var p position
 	p.rule = Freestyle
 	p.tab = patternsFor(Freestyle)
+	p.ev = ShippedEvalTables().tables[Freestyle]
 	for _, tc := range []struct {
 		pats [4]pattern
 		want level
@@ -107,6 +108,7 @@ func TestCombinedLevels(t *testing.T) {
 	}
 	p.rule = Renju
 	p.tab = patternsFor(Renju)
+	p.ev = ShippedEvalTables().tables[Renju]
 	for _, pats := range [][4]pattern{{patC4, patC4}, {patOver}, {pat44}, {patO4, patC4}} {
 		got, v := p.combine(0, &pats)
 		assert.Equal(t, lvForbidden, got, "%v", pats)

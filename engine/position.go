@@ -46,9 +46,11 @@ type position struct {
 	size   int
 	rule   Rule
 	tab    *patternTable
-	side   Color // colour to move
-	ply    int   // moves made since setup
-	stones int   // stones on the board
+	evals  *EvalTables // nil: the shipped tables
+	ev     *evalTable  // evals' table of the rule
+	side   Color       // colour to move
+	ply    int         // moves made since setup
+	stones int         // stones on the board
 	hash   uint64
 
 	minX, minY, maxX, maxY int8 // bounding box of the stones (empty board: min > max)
@@ -58,8 +60,8 @@ type position struct {
 	key  [numCells][4][2]uint16
 	pat  [numCells][2][4]pattern
 	lvl  [numCells][2]level
-	val  [numCells][2]int32
-	sum  [2]int32
+	val  [numCells][2][2]int32 // [point][colour][role]
+	sum  [2][2]int32           // [colour][role], over the empty points
 	cnt  [2][numLevels]int16
 	zob  [2][numCells]uint64
 	hist [maxMoves]undoInfo
@@ -69,6 +71,10 @@ type position struct {
 func (p *position) setup(b *Board) {
 	p.size, p.rule = b.Size(), b.Rule()
 	p.tab = patternsFor(p.rule)
+	if p.evals == nil {
+		p.evals = ShippedEvalTables()
+	}
+	p.ev = p.evals.tables[p.rule]
 	p.side = b.ToMove()
 	p.ply = 0
 	for i := range p.cell {
@@ -105,7 +111,7 @@ func (p *position) onBoard(i int) bool {
 func (p *position) recompute() {
 	p.hash = 0
 	p.stones = 0
-	p.sum = [2]int32{}
+	p.sum = [2][2]int32{}
 	p.cnt = [2][numLevels]int16{}
 	p.minX, p.minY, p.maxX, p.maxY = MaxSize, MaxSize, -1, -1
 	p.nb = [numCells]uint8{}
@@ -140,7 +146,8 @@ func (p *position) recompute() {
 		if c == uint8(Empty) {
 			for ci := 0; ci < 2; ci++ {
 				p.cnt[ci][p.lvl[i][ci]]++
-				p.sum[ci] += p.val[i][ci]
+				p.sum[ci][roleOwn] += p.val[i][ci][roleOwn]
+				p.sum[ci][roleWait] += p.val[i][ci][roleWait]
 			}
 			continue
 		}
@@ -164,7 +171,8 @@ func (p *position) recompute() {
 func (p *position) put(m int, c Color) {
 	for ci := 0; ci < 2; ci++ {
 		p.cnt[ci][p.lvl[m][ci]]--
-		p.sum[ci] -= p.val[m][ci]
+		p.sum[ci][roleOwn] -= p.val[m][ci][roleOwn]
+		p.sum[ci][roleWait] -= p.val[m][ci][roleWait]
 	}
 	p.cell[m] = uint8(c)
 	p.hash ^= p.zob[c-1][m]
@@ -223,7 +231,8 @@ func (p *position) take(m int) {
 	}
 	for ci := 0; ci < 2; ci++ {
 		p.cnt[ci][p.lvl[m][ci]]++
-		p.sum[ci] += p.val[m][ci]
+		p.sum[ci][roleOwn] += p.val[m][ci][roleOwn]
+		p.sum[ci][roleWait] += p.val[m][ci][roleWait]
 	}
 }
 
@@ -245,7 +254,8 @@ func (p *position) refresh(n, ci int) {
 	l, v := p.combine(ci, &p.pat[n][ci])
 	p.cnt[ci][p.lvl[n][ci]]--
 	p.cnt[ci][l]++
-	p.sum[ci] += v - p.val[n][ci]
+	p.sum[ci][roleOwn] += v[roleOwn] - p.val[n][ci][roleOwn]
+	p.sum[ci][roleWait] += v[roleWait] - p.val[n][ci][roleWait]
 	p.lvl[n][ci], p.val[n][ci] = l, v
 }
 

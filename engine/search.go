@@ -24,7 +24,6 @@ type searchConfig struct {
 	plainLMR   bool   // reduce at most 2 plies
 	noLMP      bool   // no late move pruning
 	lmp2       bool   // wider late move pruning (depth <= 5, fewer moves)
-	noTempo    bool   // no tempo bonus in the leaf evaluation
 	leafVCF    uint64 // leaf VCF node budget (0: 40)
 	aspiration bool   // aspiration windows at the root
 }
@@ -304,10 +303,6 @@ func (s *searcher) leaf(alpha, beta Score, ply int) Score {
 		if d := s.vcf(ply, 9); d > 0 {
 			return mateIn(ply + d)
 		}
-	}
-	if s.cfg.noTempo {
-		me := p.side - 1
-		return Score(p.sum[me]*9/8 - p.sum[1-me])
 	}
 	return p.evaluate()
 }

@@ -87,8 +87,6 @@ func applyAB(c *searchConfig, spec string) {
 			c.noLMP = true
 		case "lmp2":
 			c.lmp2 = true
-		case "notempo":
-			c.noTempo = true
 		case "leafvcf150":
 			c.leafVCF = 150
 		case "leafvcf12":

@@ -61,7 +61,7 @@ func (s *searcher) vctAttack(ply, depth, base int) int {
 			if n == len(buf) {
 				break
 			}
-			buf[n] = scoredMove{int16(m), ownLevelScore[p.lvl[m][me]] + oppLevelScore[p.lvl[m][op]] + p.val[m][me]}
+			buf[n] = scoredMove{int16(m), ownLevelScore[p.lvl[m][me]] + oppLevelScore[p.lvl[m][op]] + p.val[m][me][roleOwn]>>valueShift}
 			n++
 		}
 	}
@@ -132,7 +132,7 @@ func (s *searcher) vctDefend(ply, depth, base int) int {
 			if n == len(buf) {
 				break
 			}
-			buf[n] = scoredMove{int16(m), ownLevelScore[p.lvl[m][me]] + oppLevelScore[p.lvl[m][at]] + p.val[m][at]}
+			buf[n] = scoredMove{int16(m), ownLevelScore[p.lvl[m][me]] + oppLevelScore[p.lvl[m][at]] + p.val[m][at][roleOwn]>>valueShift}
 			n++
 		}
 	}

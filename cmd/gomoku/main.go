@@ -41,6 +41,7 @@ var commands = map[string]command{
 	"puzzles": {"run the tactical puzzle suite", runPuzzles},
 	"bench":   {"node counts: minimax, alpha-beta, ordering, TT and the engine at equal depth", runBench},
 	"play":    {"play against the AI in the terminal", runPlay},
+	"tune":    {"self-play games for evaluation tuning (-gen) and Texel tuning of the evaluation tables", runTune},
 	"load":    {"load-test a server on this machine (WebSocket games, spectators, churn, idle memory)", load.Main},
 }
 
