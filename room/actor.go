@@ -34,36 +34,39 @@ type Room struct {
 	localPres   atomic.Pointer[NodePresence]
 	reason      atomic.Value // error: why the room stopped
 	passiveFlag atomic.Bool
-	notifyC     chan struct{} // Notify's wake-up (capacity 1)
-	notified    atomic.Uint64 // highest seq named by Notify
+	replC       chan struct{} // Replicate's wake-up (capacity 1)
+	inMu        sync.Mutex
+	in          replicaInbox // events handed over by Replicate
 
 	// Owned by the actor goroutine.
-	state      State
-	log        []Event // recent events (tail of the log)
-	subs       map[*Subscription]struct{}
-	conns      map[string]int          // open subscriptions per player id (this node's)
-	remote     map[string]NodePresence // other nodes' subscriptions, by node (nodes.go)
-	remoteSubs int                     // their sum
-	since      map[string]time.Time    // last presence change per player id
-	started    time.Time
-	noSubsAt   time.Time // when the last subscriber left (zero while someone is connected)
-	search     *search
-	hints      map[*search]request
-	players    [2]engine.Player // by seat of game 1
-	hintPlayer engine.Player
-	retryAt    time.Time // retry of a failed timer-driven write
-	unsure     bool      // a write failed: reload before the next one
-	passive    bool      // no clocks, abandonment timers or AI searches here
-	shared     bool      // other nodes write this room too (Sync called or a seq conflict seen)
-	pendingAI  *aiMsg    // AI move whose write failed, retried at retryAt
-	syncAt     time.Time // retry of a notified catch-up whose store read failed
-	lastAI     *AIProgress
-	presSent   Presence       // the presence subscribers last got by broadcast
-	presSentAt time.Time      // when
-	presDue    time.Time      // a batched spectator-count change is sent then (zero: none)
-	wg         sync.WaitGroup // search goroutines
-	ctx        context.Context
-	cancel     context.CancelFunc
+	state       State
+	log         []Event // recent events (tail of the log)
+	subs        map[*Subscription]struct{}
+	conns       map[string]int          // open subscriptions per player id (this node's)
+	remote      map[string]NodePresence // other nodes' subscriptions, by node (presence.go)
+	remoteSubs  int                     // their sum
+	since       map[string]time.Time    // last presence change per player id
+	started     time.Time
+	noSubsAt    time.Time // when the last subscriber left (zero while someone is connected)
+	search      *search
+	hints       map[*search]request
+	players     [2]engine.Player // by seat of game 1
+	hintPlayer  engine.Player
+	retryAt     time.Time // retry of a failed timer-driven write
+	unsure      bool      // a write failed: reload before the next one
+	passive     bool      // no clocks, abandonment timers or AI searches here
+	shared      bool      // other nodes write this room too (Sync called or a seq conflict seen)
+	pendingAI   *aiMsg    // AI move whose write failed, retried at retryAt
+	replRetryAt time.Time // retry of a replication catch-up whose store read failed
+	spareIn     []Event   // the replicaInbox's other buffer
+	lastAI      *AIProgress
+	presSent    Presence       // the presence subscribers last got by broadcast
+	presSentAt  time.Time      // when
+	presDue     time.Time      // a batched spectator-count change is sent then (zero: none)
+	wg          sync.WaitGroup // search goroutines
+	ctx         context.Context
+	cancel      context.CancelFunc
+	onStop      func(*Room) // the Manager's, called last on the room's goroutine
 }
 
 // Reply acknowledges a command: Seq is the seq of its last stored event (the current
@@ -162,6 +165,11 @@ func (r *Room) Stop(ctx context.Context) error {
 // Start runs a live room for state (as rebuilt by Replay, whose last events are log)
 // on store. Most callers use a Manager instead.
 func Start(store Store, state State, log []Event, opts Options) *Room {
+	return start(store, state, log, opts, nil)
+}
+
+// start is Start with the function the room calls last when it stops.
+func start(store Store, state State, log []Event, opts Options, onStop func(*Room)) *Room {
 	opts = opts.withDefaults()
 	now := opts.Clock.Now()
 	r := &Room{
@@ -169,7 +177,7 @@ func Start(store Store, state State, log []Event, opts Options) *Room {
 		cmdC:    make(chan request, opts.CommandQueue),
 		subC:    make(chan subRequest, 16),
 		ctrlC:   make(chan func(), 4),
-		notifyC: make(chan struct{}, 1),
+		replC:   make(chan struct{}, 1),
 		passive: opts.Passive,
 		unsubC:  make(chan *Subscription, 16),
 		aiC:     make(chan aiMsg, 16),
@@ -181,6 +189,7 @@ func Start(store Store, state State, log []Event, opts Options) *Room {
 		since:   map[string]time.Time{},
 		hints:   map[*search]request{},
 		started: now, noSubsAt: now,
+		onStop: onStop,
 	}
 	if n := len(log); n > opts.MemoryLog {
 		log = log[n-opts.MemoryLog:]
@@ -196,10 +205,15 @@ func Start(store Store, state State, log []Event, opts Options) *Room {
 	return r
 }
 
-// Restore loads room id from store, replays its events and starts it. The side to move
-// is charged for its turn up to the room's last known moment of running (AliveStore),
-// not for the time the room was not running.
+// Restore loads room id from store, replays its events and starts it. A room started
+// active (no other node runs it) charges the side to move for its turn up to the
+// room's last known moment of running (AliveStore), not for the time the room was not
+// running; a passive copy (another node runs the room) likewise, as far as it knows.
 func Restore(ctx context.Context, store Store, id string, opts Options) (*Room, error) {
+	return restore(ctx, store, id, opts, nil)
+}
+
+func restore(ctx context.Context, store Store, id string, opts Options, onStop func(*Room)) (*Room, error) {
 	events, err := store.Events(ctx, id, 1)
 	if err != nil {
 		if errors.Is(err, ErrNotFound) {
@@ -213,7 +227,7 @@ func Restore(ctx context.Context, store Store, id string, opts Options) (*Room, 
 	}
 	o := opts.withDefaults()
 	st = st.Resume(o.Clock.Now(), LastAlive(ctx, store, id))
-	return Start(store, st, events, opts), nil
+	return start(store, st, events, opts, onStop), nil
 }
 
 func (r *Room) loop() {
@@ -260,8 +274,8 @@ func (r *Room) loop() {
 			r.subscribe(sr)
 		case f := <-r.ctrlC:
 			f()
-		case <-r.notifyC:
-			r.onNotify()
+		case <-r.replC:
+			r.onReplicate()
 		case s := <-r.unsubC:
 			r.drop(s, ErrUnsubscribed)
 		case m := <-r.aiC:
@@ -450,8 +464,28 @@ func (r *Room) shutdown() {
 		}
 		break
 	}
-	if r.opts.OnStop != nil {
-		r.opts.OnStop(r)
+	if r.onStop != nil {
+		r.onStop(r)
 	}
 	close(r.done)
+}
+
+// control runs f on the actor and waits for it.
+func (r *Room) control(ctx context.Context, f func()) error {
+	done := make(chan struct{})
+	select {
+	case r.ctrlC <- func() { f(); close(done) }:
+	case <-r.done:
+		return ErrRoomClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case <-done:
+		return nil
+	case <-r.done:
+		return ErrRoomClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }

@@ -202,8 +202,8 @@ func (r *Room) aiProgress(m aiMsg) {
 	r.lastAI = &p
 	cp := p
 	r.broadcast(Update{AI: &cp})
-	if r.opts.OnAIProgress != nil {
-		r.opts.OnAIProgress(r.id, p)
+	if r.opts.Replicator != nil {
+		r.opts.Replicator.AIProgress(r.id, p)
 	}
 }
 

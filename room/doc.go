@@ -61,14 +61,16 @@
 // a few times, so the client gets an ack or a real refusal (stale_ply, not_your_turn, a
 // duplicate ack), not a spurious conflict. A room whose copy may be behind (passive, or
 // one that has synced or lost a seq race) also reloads once before it refuses a command
-// (game_not_started on a copy that missed the start). Room.Sync catches up
-// with events other nodes stored (call it on a pub/sub notification) and publishes them
+// (game_not_started on a copy that missed the start). Room.Replicate applies an event
+// another node stored (carried by the room's pub/sub message; a gap in the seqs makes the
+// room read the store) and Room.Sync catches up with the store; both publish the events
 // to local subscribers. Only the node holding the room's lease runs its clocks,
 // abandonment timers and AI seats: other nodes keep the room passive (Options.Passive,
-// Room.SetPassive). With Options.Lease set (roomstore.LeaseKeeper.Acquire) the Manager
-// starts a room active only when it got the lease; roomstore.LeaseKeeper.Run renews the
-// leases, turns rooms passive when a lease is lost, takes over free leases and adopts
-// games in play that a dead node left behind.
+// Room.SetPassive). With Options.Replicator set (room/replica) the Manager starts a room
+// active only when the Replicator got its lease and tells it when rooms start and stop;
+// the replica package renews the leases, turns rooms passive when a lease is lost, takes
+// over free leases and adopts games in play that a dead node left behind
+// (replication.go).
 //
 // # Manager (what the server uses)
 //

@@ -30,20 +30,27 @@ type Manager struct {
 // NewManager returns a Manager of rooms on store. opts apply to every room; a shared
 // Scheduler is created when opts has none.
 func NewManager(store Store, opts Options) *Manager {
-	m := &Manager{store: store, rooms: map[string]*Room{}, restoring: map[string]chan struct{}{}}
-	user := opts.OnStop
-	opts.OnStop = func(r *Room) {
-		m.mu.Lock()
-		if m.rooms[r.id] == r {
-			delete(m.rooms, r.id)
-		}
-		m.mu.Unlock()
-		if user != nil {
-			user(r)
-		}
+	return &Manager{store: store, opts: opts.withDefaults(), rooms: map[string]*Room{}, restoring: map[string]chan struct{}{}}
+}
+
+// stopped forgets room r once it has stopped (on its goroutine, last).
+func (m *Manager) stopped(r *Room) {
+	m.mu.Lock()
+	if m.rooms[r.id] == r {
+		delete(m.rooms, r.id)
 	}
-	m.opts = opts.withDefaults()
-	return m
+	m.mu.Unlock()
+	if m.opts.Replicator != nil {
+		m.opts.Replicator.Stopped(r)
+	}
+}
+
+// started registers room r as live and tells the Replicator.
+func (m *Manager) started(r *Room) {
+	m.rooms[r.id] = r // m.mu held
+	if m.opts.Replicator != nil {
+		m.opts.Replicator.Started(r)
+	}
 }
 
 // Store returns the manager's store.
@@ -128,9 +135,9 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Room, error) 
 		}
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
-	r := Start(m.store, st, []Event{first}, m.roomOptions(ctx, id))
+	r := start(m.store, st, []Event{first}, m.roomOptions(ctx, id), m.stopped)
 	m.mu.Lock()
-	m.rooms[id] = r
+	m.started(r)
 	m.mu.Unlock()
 	if color != "" {
 		if _, err := r.Do(ctx, Command{Kind: CmdSit, By: *req.Creator, Color: color}); err != nil {
@@ -145,11 +152,12 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Room, error) 
 	return r, nil
 }
 
-// roomOptions returns the options of room id: passive unless its lease is ours.
+// roomOptions returns the options of room id: passive unless the Replicator says this
+// node runs it.
 func (m *Manager) roomOptions(ctx context.Context, id string) Options {
 	o := m.opts
-	if o.Lease != nil {
-		o.Passive = !o.Lease(ctx, id)
+	if o.Replicator != nil {
+		o.Passive = !o.Replicator.Active(ctx, id)
 	}
 	return o
 }
@@ -194,7 +202,7 @@ func (m *Manager) Get(ctx context.Context, id string) (*Room, error) {
 		m.restoring[id] = done
 		m.mu.Unlock()
 
-		r, err := Restore(ctx, m.store, id, m.roomOptions(ctx, id))
+		r, err := restore(ctx, m.store, id, m.roomOptions(ctx, id), m.stopped)
 		m.mu.Lock()
 		delete(m.restoring, id)
 		close(done)
@@ -204,7 +212,7 @@ func (m *Manager) Get(ctx context.Context, id string) (*Room, error) {
 				_ = r.Stop(context.Background())
 				return nil, ErrManagerClosed
 			}
-			m.rooms[id] = r
+			m.started(r)
 		}
 		m.mu.Unlock()
 		return r, err

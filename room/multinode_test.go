@@ -134,10 +134,11 @@ func (s *readCountingStore) Events(ctx context.Context, id string, from uint64) 
 	return s.MemStore.Events(ctx, id, from)
 }
 
-// TestNotify: a notification of events the room stored itself (its own pub/sub echo)
-// costs no store read; one of events it lacks catches it up like Sync, in order for
-// its subscribers, and a failed catch-up is retried after RetryDelay.
-func TestNotify(t *testing.T) {
+// TestReplicate: an event the room stored itself (its own pub/sub echo) costs
+// nothing; events it lacks are applied from the messages without a store read, in order
+// for its subscribers; a gap is filled from the store, and a failed read is retried
+// after RetryDelay.
+func TestReplicate(t *testing.T) {
 	e := newEnv(t, nil)
 	cs := &readCountingStore{MemStore: e.store}
 	opts := Options{Clock: e.clock, Players: stubPlayers(nil)}
@@ -155,37 +156,56 @@ func TestNotify(t *testing.T) {
 	rB, err := mB.Get(e.ctx, rA.ID())
 	require.NoError(t, err)
 	sB := e.sub(rB, carol, rB.State().Seq())
+	from := rB.State().Seq() + 1
 	e.do(rA, Command{Kind: CmdSit, By: bob, Color: "white"})
 	e.move(rA, alice, 0, "h8")
-	seq := rA.State().Seq()
+	stored := func(from uint64) []Event {
+		t.Helper()
+		evs, err := e.store.Events(e.ctx, rA.ID(), from)
+		require.NoError(t, err)
+		return evs
+	}
+	evs := stored(from)
+	require.Len(t, evs, 3)
 
-	// Own and older events: nothing to read.
+	// Own and older events: nothing to do, nothing read.
 	before := cs.reads.Load()
-	rA.Notify(seq)
-	rA.Notify(seq - 1)
-	_, err = rA.Sync(e.ctx) // a barrier on A's goroutine (one read of its own)
-	require.NoError(t, err)
-	assert.Equal(t, int64(1), cs.reads.Load()-before, "only the barrier's read")
-
-	// B lacks three events: one catch-up, events in order.
-	before = cs.reads.Load()
-	rB.Notify(seq - 1)
-	rB.Notify(seq)
+	for _, ev := range evs {
+		rA.Replicate(ev)
+	}
+	// B lacks three events: applied from the messages, in order, without a read.
+	for _, ev := range evs {
+		rB.Replicate(ev)
+	}
 	for _, k := range []EventKind{EvSeated, EvStarted, EvMove} {
-		assert.Equal(t, k, nextEvent(t, sB).Kind, "B's subscribers get the missed events in order")
+		assert.Equal(t, k, nextEvent(t, sB).Kind, "B's subscribers get the events in order")
 	}
 	assert.Equal(t, rA.State(), rB.State())
-	assert.LessOrEqual(t, cs.reads.Load()-before, int64(2), "at most one read per notification")
+	assert.Equal(t, int64(0), cs.reads.Load()-before, "no store read")
 
-	// The store fails during a catch-up: retried after RetryDelay.
+	// A message is lost: the next one shows the gap, and B reads the store.
 	e.move(rA, bob, 1, "i9")
+	e.move(rA, alice, 2, "h9")
+	evs = stored(rB.State().Seq() + 1)
+	require.Len(t, evs, 2)
+	rB.Replicate(evs[1])
+	assert.Equal(t, 1, nextEvent(t, sB).Ply)
+	assert.Equal(t, 2, nextEvent(t, sB).Ply)
+	assert.Equal(t, rA.State(), rB.State())
+	assert.Equal(t, int64(1), cs.reads.Load()-before, "one read for the gap")
+
+	// The store fails while B fills a gap: retried after RetryDelay.
+	e.move(rA, bob, 3, "i10")
+	e.move(rA, alice, 4, "h10")
+	evs = stored(rB.State().Seq() + 1)
 	e.store.Fail(errors.New("down"))
 	before = cs.reads.Load()
-	rB.Notify(rA.State().Seq())
+	rB.Replicate(evs[1])
 	waitFor(t, "a failed catch-up", func() bool { return cs.reads.Load() > before })
 	e.store.Fail(nil)
 	assert.NotEqual(t, rA.State().Seq(), rB.State().Seq())
 	e.clock.Advance(time.Second) // RetryDelay
-	assert.Equal(t, EvMove, nextEvent(t, sB).Kind)
+	assert.Equal(t, 3, nextEvent(t, sB).Ply)
+	assert.Equal(t, 4, nextEvent(t, sB).Ply)
 	assert.Equal(t, rA.State(), rB.State())
 }

@@ -1,7 +1,6 @@
 package room
 
 import (
-	"context"
 	"log/slog"
 	"time"
 
@@ -46,23 +45,14 @@ type Options struct {
 	HintTime  time.Duration // hint search time (default 1 s)
 
 	// Passive starts rooms passive: no clock flag, abandonment timers or AI searches
-	// (another node holds the room's lease); see Room.SetPassive and Room.Sync.
+	// (another node holds the room's lease); see Room.SetPassive and Room.Replicate.
+	// A Manager with a Replicator decides this per room.
 	Passive bool
-	// Lease, when set, is asked by the Manager before it starts a room (create or
-	// restore): true means this node holds the room's lease and runs it active, false
-	// passive (see roomstore.LeaseKeeper).
-	Lease func(ctx context.Context, id string) bool
+	// Replicator, when set, connects the Manager's rooms to the copies other nodes run
+	// (see Replicator; room/replica). Nil: this node is the only one.
+	Replicator Replicator
 
 	Logger *slog.Logger
-	// OnLocalPresence, when set, is called on the room's goroutine whenever this node's
-	// subscriptions to the room change; OnAIProgress with the progress of every AI
-	// search this node runs for the room. Both must not block. With several nodes, the
-	// caller passes them on to the other nodes' copies (Room.SetRemotePresence,
-	// Room.RelayAIProgress; nodes.go).
-	OnLocalPresence func(roomID string, p NodePresence)
-	OnAIProgress    func(roomID string, p AIProgress)
-	// OnStop is called (from the room's goroutine, last) when a room stops.
-	OnStop func(r *Room)
 }
 
 func (o Options) withDefaults() Options {

@@ -2,15 +2,18 @@ package server
 
 import (
 	"context"
+	"net/http"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gomoku-arena/gomoku/engine"
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/protocol"
+	"github.com/gomoku-arena/gomoku/room/replica"
 )
 
 // TestTwoNodes: players on different nodes of one Redis play each other; a spectator on
@@ -113,4 +116,24 @@ func TestAIRoomAcrossNodesAndFailover(t *testing.T) {
 		}
 		c.next()
 	}
+}
+
+// TestRoomHolderEndpoint: /admin/rooms/:id/holder names the node holding a room's lease,
+// on every node; a malformed id is refused, and a server without leases says so.
+func TestRoomHolderEndpoint(t *testing.T) {
+	rc := backends(t)["miniredis"](t)
+	n1, n2 := newEnv(t, rc, withCluster), newEnv(t, rc, withCluster)
+	id := n1.createRoom(n1.player("Alice").Token, map[string]any{"me": "black"})
+	var h replica.Holder
+	require.Equal(t, http.StatusOK, n1.do("GET", "/admin/rooms/"+id+"/holder", "", nil, &h))
+	assert.Equal(t, replica.Holder{Room: id, Holder: n1.node.ID(), LeaseTTLMS: h.LeaseTTLMS, Node: n1.node.ID(),
+		LiveHere: true, ActiveHere: true}, h)
+	assert.Positive(t, h.LeaseTTLMS)
+	require.Equal(t, http.StatusOK, n2.do("GET", "/admin/rooms/"+id+"/holder", "", nil, &h))
+	assert.Equal(t, n1.node.ID(), h.Holder)
+	assert.Equal(t, n2.node.ID(), h.Node)
+	assert.False(t, h.LiveHere)
+	assert.Equal(t, http.StatusNotFound, n1.do("GET", "/admin/rooms/no%20such/holder", "", nil, nil))
+	single := newEnv(t, nil)
+	assert.Equal(t, http.StatusNotFound, single.do("GET", "/admin/rooms/"+id+"/holder", "", nil, nil))
 }

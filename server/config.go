@@ -7,6 +7,8 @@ import (
 	"net/netip"
 	"strings"
 	"time"
+
+	"github.com/gomoku-arena/gomoku/room/replica"
 )
 
 // Config is everything gomokud needs to run. The zero value is not valid; start from
@@ -80,7 +82,7 @@ func DefaultConfig() Config {
 		SendQueue:       32,
 		HelloTimeout:    10 * time.Second,
 		LeaseTTL:        3 * time.Second,
-		PresenceTTL:     presenceTTL,
+		PresenceTTL:     replica.DefaultPresenceTTL,
 	}
 }
 

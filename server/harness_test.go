@@ -12,6 +12,7 @@ import (
 	"net/netip"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 	"github.com/gomoku-arena/gomoku/engine"
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/protocol"
+	"github.com/gomoku-arena/gomoku/room/replica"
 )
 
 // testEnv is a full server on httptest with its store.
@@ -33,14 +35,23 @@ type testEnv struct {
 	mgr   *room.Manager
 	store room.Store
 	rc    redis.UniversalClient
-	cl    *cluster // with withCluster
+	node  *replica.Node // with withCluster
 }
 
+// envOpt adjusts a test server's configuration and room options.
 type envOpt func(*Config, *room.Options)
 
-// clusterKey marks an env whose node takes part in a multi-node deployment (leases and
-// cross-node fan-out), set by withCluster.
-var withCluster envOpt = func(c *Config, _ *room.Options) { c.TrustedProxies = clusterProxies }
+// withCluster makes the env's node one of several on its Redis (it gets a node id):
+// leases, cross-node fan-out and presence (room/replica), with a 2 s lease, behind a
+// load balancer on loopback.
+func withCluster(c *Config, _ *room.Options) {
+	c.NodeID = fmt.Sprintf("test-%d", nodeSeq.Add(1))
+	c.LeaseTTL = 2 * time.Second
+	c.TrustedProxies = clusterProxies
+}
+
+// nodeSeq numbers the test nodes.
+var nodeSeq atomic.Int64
 
 // clusterProxies is a cluster node's load balancer (on loopback, as in the tests).
 var clusterProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
@@ -86,27 +97,25 @@ func newEnv(t *testing.T, rc redis.UniversalClient, opts ...envOpt) *testEnv {
 		o(&cfg, &ro)
 	}
 	store := roomStore(rc, cfg)
-	var cl *cluster
-	rooms := &ManagerRooms{}
-	if cfg.TrustedProxies != nil { // withCluster
-		cl = newCluster(store, "", 2*time.Second, cfg.PresenceTTL, cfg.Logger)
-		cl.setOptions(&ro)
-		rooms.Watch = cl.watch
+	var node *replica.Node
+	if cfg.NodeID != "" { // withCluster
+		node = newReplica(store, cfg)
+		ro.Replicator = node
 	}
 	mgr := room.NewManager(store, ro)
 	ping := func(ctx context.Context) error { return rc.Ping(ctx).Err() }
-	rooms.M, rooms.Ping = mgr, ping
-	deps := Deps{Rooms: rooms, Players: NewRedisPlayers(rc), Ping: ping}
-	if cl != nil {
-		deps.Close = func() error { cl.stop(); return nil }
+	deps := Deps{Rooms: &ManagerRooms{M: mgr, Ping: ping}, Players: NewRedisPlayers(rc), Ping: ping}
+	if node != nil {
+		deps.Nodes = node
+		deps.Close = func() error { node.Stop(); return nil }
 	}
 	srv, err := NewWith(cfg, deps)
 	require.NoError(t, err)
-	if cl != nil {
-		cl.start(mgr)
+	if node != nil {
+		node.Start(mgr.Get)
 	}
 	ts := httptest.NewServer(srv.Handler())
-	env := &testEnv{t: t, srv: srv, ts: ts, mgr: mgr, store: store, rc: rc, cl: cl}
+	env := &testEnv{t: t, srv: srv, ts: ts, mgr: mgr, store: store, rc: rc, node: node}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

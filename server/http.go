@@ -43,6 +43,7 @@ func (s *Server) routes() *echo.Echo {
 		return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
 	})
 	e.GET("/readyz", s.readyz)
+	e.GET("/admin/rooms/:id/holder", s.roomHolder)
 	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(s.metrics.Registry, promhttp.HandlerOpts{})))
 
 	index := func(c echo.Context) error {
@@ -253,6 +254,23 @@ func (s *Server) getRoom(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, snap)
+}
+
+// roomHolder shows operators which node holds a room's lease (it runs the room's
+// clocks and AI seats) and whether this node has a copy of the room.
+func (s *Server) roomHolder(c echo.Context) error {
+	id := c.Param("id")
+	if !validRoomID(id) {
+		return Errorf(protocol.CodeNoSuchRoom, "no such room")
+	}
+	if s.deps.Nodes == nil {
+		return Errorf(protocol.CodeNotFound, "this server runs without room leases")
+	}
+	h, err := s.deps.Nodes.Holder(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, h)
 }
 
 func (s *Server) getRecord(c echo.Context) error {

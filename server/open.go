@@ -10,6 +10,8 @@ import (
 	"github.com/gomoku-arena/gomoku/engine"
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/eventlog"
+	"github.com/gomoku-arena/gomoku/room/replica"
+	"github.com/gomoku-arena/gomoku/room/roomstore"
 )
 
 // New builds the production server from cfg: it opens Redis (an embedded in-memory one
@@ -57,32 +59,40 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		// Room updates a connection may lag behind before it is dropped (and resyncs).
 		SubQueue: 64,
 	}
-	cl := newCluster(store, cfg.NodeID, cfg.LeaseTTL, cfg.PresenceTTL, log)
-	cl.setOptions(&opts)
+	node := newReplica(store, cfg)
+	opts.Replicator = node
 	mgr := room.NewManager(store, opts)
 	ping := func(ctx context.Context) error { return client.Ping(ctx).Err() }
 	srv, err = NewWith(cfg, Deps{
-		Rooms:   &ManagerRooms{M: mgr, Ping: ping, Watch: cl.watch},
+		Rooms:   &ManagerRooms{M: mgr, Ping: ping},
 		Players: NewRedisPlayers(client),
 		Ping:    ping,
+		Nodes:   node,
 		Close: func() error {
-			cl.stop() // after the rooms stopped: releases this node's leases
+			node.Stop() // after the rooms stopped: releases this node's leases
 			return closeRedis()
 		},
 	})
 	if err != nil {
 		return fail(err)
 	}
-	cl.start(mgr)
+	node.Start(mgr.Get)
 	client.AddHook(latencyHook{h: srv.metrics.RedisLatency})
 	// Recovery is eager: the lease keeper's first round (at once) restores every game in
 	// play that no live node holds, so clocks and AI seats resume without waiting for a
 	// player; other rooms are restored lazily when someone opens them.
-	log.Info("node started", "node", cl.node)
+	log.Info("node started", "node", node.ID())
 	if embedded {
 		log.Warn("EMBEDDED REDIS: games and players live in this process only and are LOST on restart")
 	}
 	return srv, nil
+}
+
+// newReplica returns this node's side of replication (room/replica) on store.
+func newReplica(store *roomstore.Store, cfg Config) *replica.Node {
+	return replica.New(store, replica.Config{
+		Node: cfg.NodeID, LeaseTTL: cfg.LeaseTTL, PresenceTTL: cfg.PresenceTTL, Logger: cfg.Logger,
+	})
 }
 
 // playerResolver makes engine players for machine seats: built-in levels, and external

@@ -15,9 +15,6 @@ type ManagerRooms struct {
 	M *room.Manager
 	// Ping checks the store (nil: always ready).
 	Ping func(ctx context.Context) error
-	// Watch, when set, is called with every room this node creates or joins (cross-node
-	// fan-out subscribes it).
-	Watch func(*room.Room)
 }
 
 var _ Rooms = (*ManagerRooms)(nil)
@@ -37,9 +34,6 @@ func (a *ManagerRooms) Create(ctx context.Context, owner Player, spec NewRoom) (
 	r, err := a.M.Create(ctx, req)
 	if err != nil {
 		return RoomInfo{}, err
-	}
-	if a.Watch != nil {
-		a.Watch(r)
 	}
 	return RoomInfo{ID: r.ID(), Snapshot: r.Snapshot()}, nil
 }
@@ -128,9 +122,6 @@ func (a *ManagerRooms) Join(ctx context.Context, id string, who *Player, lastSeq
 	r, sub, err := a.M.Join(ctx, id, room.SubscribeOptions{FromSeq: lastSeq, Viewer: viewer, Notify: notify})
 	if err != nil {
 		return nil, err
-	}
-	if a.Watch != nil {
-		a.Watch(r)
 	}
 	role := "spectator"
 	if who != nil {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/protocol"
+	"github.com/gomoku-arena/gomoku/room/replica"
 )
 
 // Deps are the parts a Server is built on. Close (optional) is called last by Shutdown.
@@ -26,8 +27,16 @@ type Deps struct {
 	Players Players
 	// Ping measures store reachability for /readyz and the Redis latency metric
 	// (nil: Rooms.Ready).
-	Ping  func(ctx context.Context) error
+	Ping func(ctx context.Context) error
+	// Nodes, when set, tells operators which node holds a room's lease
+	// (GET /admin/rooms/:id/holder).
+	Nodes Nodes
 	Close func() error
+}
+
+// Nodes reports which node runs a room (replica.Node implements it).
+type Nodes interface {
+	Holder(ctx context.Context, id string) (replica.Holder, error)
 }
 
 // Server is a complete gomokud: the Echo HTTP API, the WebSocket endpoint, the static

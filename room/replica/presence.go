@@ -1,24 +1,21 @@
-package server
+package replica
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sync"
 	"time"
 
 	"github.com/gomoku-arena/gomoku/room"
-	"github.com/gomoku-arena/gomoku/room/eventlog"
 )
 
-// Presence and AI progress between nodes (room/nodes.go). Each node publishes, on a
-// room's Redis channel next to its events, what it sees of the room — its
-// subscriptions (when they change, and every third of Config.PresenceTTL while it has
-// any) and the progress of the AI searches it runs — and feeds what the other nodes
-// publish into its own copy. A node that stops publishing (it died) is forgotten after
-// Config.PresenceTTL, so its players' grace starts then.
-
-// presenceTTL is the default Config.PresenceTTL.
-const presenceTTL = 15 * time.Second
+// The presence relay: presence and AI progress between nodes (room/presence.go). Each
+// node publishes, on a room's Redis channel next to its events, what it sees of the
+// room — its subscriptions (when they change, and every third of Config.PresenceTTL
+// while it has any) and the progress of the AI searches it runs — and feeds what the
+// other nodes publish into its own copy. A node that stops publishing (it died) is
+// forgotten after Config.PresenceTTL, so its players' grace starts then.
 
 // Kinds of nodeMsg.
 const (
@@ -57,7 +54,7 @@ func (o *outbox) notify() {
 	}
 }
 
-// presence queues this node's presence in roomID (room.Options.OnLocalPresence).
+// presence queues this node's presence in roomID (Node.LocalPresence).
 func (o *outbox) presence(roomID string, p room.NodePresence) {
 	o.mu.Lock()
 	o.pres[roomID] = p
@@ -65,7 +62,7 @@ func (o *outbox) presence(roomID string, p room.NodePresence) {
 	o.notify()
 }
 
-// aiProgress queues the progress of this node's search in roomID (room.Options.OnAIProgress).
+// aiProgress queues the progress of this node's search in roomID (Node.AIProgress).
 func (o *outbox) aiProgress(roomID string, p room.AIProgress) {
 	o.mu.Lock()
 	o.ai[roomID] = p
@@ -101,22 +98,22 @@ func (o *outbox) take(node string) map[string][]nodeMsg {
 
 // publishLoop publishes the outbox until ctx ends. A failed publish is dropped: the
 // heartbeat repeats presence, and AI progress is superseded within a tenth of a second.
-func (c *cluster) publishLoop(ctx context.Context, rs *eventlog.Store) {
+func (n *Node) publishLoop(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-c.out.wake:
+		case <-n.out.wake:
 		}
-		for id, msgs := range c.out.take(c.node) {
+		for id, msgs := range n.out.take(n.cfg.Node) {
 			for _, m := range msgs {
 				data, err := json.Marshal(m)
 				if err != nil {
 					continue
 				}
 				pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-				if err := rs.Publish(pctx, id, data); err != nil && ctx.Err() == nil {
-					c.log.Debug("presence: publish failed", "room", id, "err", err)
+				if err := n.rs.Publish(pctx, id, data); err != nil && ctx.Err() == nil {
+					n.log.Debug("replica: publish failed", "room", id, "err", err)
 				}
 				cancel()
 			}
@@ -124,11 +121,21 @@ func (c *cluster) publishLoop(ctx context.Context, rs *eventlog.Store) {
 	}
 }
 
-// heartbeat republishes this node's presence in every room it has subscribers in.
-func (c *cluster) heartbeat(m *room.Manager) {
-	for _, r := range m.Rooms() {
-		if p := r.LocalPresence(); !p.Empty() {
-			c.out.presence(r.ID(), p)
+// heartbeatLoop republishes, every third of Config.PresenceTTL, this node's presence
+// in every room it has subscribers in, until ctx ends.
+func (n *Node) heartbeatLoop(ctx context.Context) {
+	t := time.NewTicker(n.cfg.PresenceTTL / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		for id, r := range n.live() {
+			if p := r.LocalPresence(); !p.Empty() {
+				n.out.presence(id, p)
+			}
 		}
 	}
 }
@@ -137,12 +144,14 @@ func (c *cluster) heartbeat(m *room.Manager) {
 type remoteNodes map[string]time.Time
 
 // receive applies another node's message to r; false when data is not a nodeMsg.
-func (c *cluster) receive(ctx context.Context, r *room.Room, seen remoteNodes, data []byte, now time.Time) bool {
+func (n *Node) receive(ctx context.Context, r *room.Room, seen remoteNodes, data []byte, now time.Time) bool {
+	cctx, cancel := context.WithTimeout(ctx, n.cfg.CallTimeout)
+	defer cancel()
 	var m nodeMsg
 	if err := json.Unmarshal(data, &m); err != nil || m.Node == "" {
 		return false
 	}
-	if m.Node == c.node {
+	if m.Node == n.cfg.Node {
 		return true
 	}
 	switch m.Kind {
@@ -155,15 +164,15 @@ func (c *cluster) receive(ctx context.Context, r *room.Room, seen remoteNodes, d
 		} else {
 			seen[m.Node] = now
 		}
-		_ = r.SetRemotePresence(ctx, m.Node, *m.Presence)
+		n.logFailure(ctx, r, "presence", r.SetRemotePresence(cctx, m.Node, *m.Presence))
 	case nodeMsgAI:
 		if m.AI == nil {
 			return false
 		}
-		_ = r.RelayAIProgress(ctx, *m.AI)
+		n.logFailure(ctx, r, "AI progress", r.RelayAIProgress(cctx, *m.AI))
 	case nodeMsgProbe:
 		if p := r.LocalPresence(); !p.Empty() {
-			c.out.presence(r.ID(), p)
+			n.out.presence(r.ID(), p)
 		}
 	default:
 		return false
@@ -172,11 +181,21 @@ func (c *cluster) receive(ctx context.Context, r *room.Room, seen remoteNodes, d
 }
 
 // expire forgets the nodes of r not heard of for presenceTTL (they died).
-func (c *cluster) expire(ctx context.Context, r *room.Room, seen remoteNodes, now time.Time) {
+func (n *Node) expire(ctx context.Context, r *room.Room, seen remoteNodes, now time.Time) {
 	for node, at := range seen {
-		if now.Sub(at) > c.presenceTTL {
+		if now.Sub(at) > n.cfg.PresenceTTL {
 			delete(seen, node)
-			_ = r.SetRemotePresence(ctx, node, room.NodePresence{})
+			cctx, cancel := context.WithTimeout(ctx, n.cfg.CallTimeout)
+			n.logFailure(ctx, r, "presence", r.SetRemotePresence(cctx, node, room.NodePresence{}))
+			cancel()
 		}
 	}
+}
+
+// logFailure logs a failed call into room r, unless the node or the room is stopping.
+func (n *Node) logFailure(ctx context.Context, r *room.Room, what string, err error) {
+	if err == nil || ctx.Err() != nil && errors.Is(err, ctx.Err()) || errors.Is(err, room.ErrRoomClosed) {
+		return
+	}
+	n.log.Warn("replica: room did not take "+what, "room", r.ID(), "err", err)
 }

@@ -1,4 +1,4 @@
-package roomstore
+package replica
 
 import (
 	"context"
@@ -15,30 +15,12 @@ import (
 	"github.com/gomoku-arena/gomoku/room/eventlog"
 )
 
-// leaseNode is a node with a Manager whose rooms are active only with their lease.
-func (f *fixture) leaseNode(t *testing.T, name string) (*room.Manager, *LeaseKeeper) {
-	c := redis.NewClient(&redis.Options{Addr: f.mr.Addr(), MaxRetries: -1})
-	t.Cleanup(func() { _ = c.Close() })
-	st := New(eventlog.New(c, eventlog.WithClock(f.clock.Now)))
-	k := NewLeaseKeeper(st, name, 3*time.Second, nil)
-	m := room.NewManager(st, room.Options{Clock: f.clock, Lease: k.Acquire})
-	t.Cleanup(func() { _ = m.Shutdown(context.Background()) })
-	return m, k
-}
-
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		require.True(t, time.Now().Before(deadline), "timed out: %s", what)
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
+// TestLeaseFailover: rooms created on A run active there and passive on B; when A dies
+// B takes over the room it has a copy of and adopts the one it has not.
 func TestLeaseFailover(t *testing.T) {
 	f := newFixture(t)
-	mA, kA := f.leaseNode(t, "A")
-	mB, kB := f.leaseNode(t, "B")
+	mA, nA := f.leaseNode(t, "A")
+	mB, nB := f.leaseNode(t, "B")
 	set := room.DefaultSettings()
 	set.White = room.SeatSpec{Kind: room.AI, Level: "beginner"}
 
@@ -55,16 +37,16 @@ func TestLeaseFailover(t *testing.T) {
 	move(t, r2A, bob, 0, "h8")
 	waitUntil(t, "AI reply in room 2", func() bool { return r2A.State().Ply() == 2 })
 
-	kA.Tick(f.ctx, mA)
-	kB.Tick(f.ctx, mB)
-	assert.ElementsMatch(t, []string{r1A.ID(), r2A.ID()}, kA.Held())
-	assert.Empty(t, kB.Held())
+	f.tick(nA, mA)
+	f.tick(nB, mB)
+	assert.ElementsMatch(t, []string{r1A.ID(), r2A.ID()}, nA.keeper.Held())
+	assert.Empty(t, nB.keeper.Held())
 
 	// A dies without releasing anything; its leases run out.
 	require.NoError(t, mA.Shutdown(f.ctx))
 	f.mr.FastForward(4 * time.Second)
-	kB.Tick(f.ctx, mB)
-	assert.ElementsMatch(t, []string{r1A.ID(), r2A.ID()}, kB.Held(), "B took both rooms over")
+	f.tick(nB, mB)
+	assert.ElementsMatch(t, []string{r1A.ID(), r2A.ID()}, nB.keeper.Held(), "B took both rooms over")
 	assert.False(t, r1B.Passive(), "room 1 active on B")
 	r2B := mB.Live(r2A.ID())
 	require.NotNil(t, r2B, "room 2 adopted by B")
@@ -77,15 +59,15 @@ func TestLeaseFailover(t *testing.T) {
 	waitUntil(t, "AI reply in room 2 on B", func() bool { return r2B.State().Ply() == 4 })
 
 	// Graceful hand-over: B releases, the leases are free at once.
-	kB.ReleaseAll(f.ctx)
-	holder, _, err := New(eventlog.New(redis.NewClient(&redis.Options{Addr: f.mr.Addr()}))).Redis().LeaseHolder(f.ctx, r1A.ID())
+	nB.keeper.ReleaseAll(f.ctx)
+	holder, _, err := f.store(t).Redis().LeaseHolder(f.ctx, r1A.ID())
 	require.NoError(t, err)
 	assert.Empty(t, holder)
 }
 
 func TestLeaseLostTurnsPassive(t *testing.T) {
 	f := newFixture(t)
-	mA, kA := f.leaseNode(t, "A")
+	mA, nA := f.leaseNode(t, "A")
 	set := room.DefaultSettings()
 	set.Time = room.TimeControl{BaseMS: 60_000}
 	r, err := mA.Create(f.ctx, room.CreateRequest{Settings: set, Creator: &alice, Color: "black"})
@@ -98,9 +80,9 @@ func TestLeaseLostTurnsPassive(t *testing.T) {
 	ok, err := eventlog.New(c).AcquireLease(f.ctx, r.ID(), "B", 3*time.Second)
 	require.NoError(t, err)
 	require.True(t, ok)
-	kA.Tick(f.ctx, mA)
+	f.tick(nA, mA)
 	assert.True(t, r.Passive(), "A stops acting for the room")
-	assert.Empty(t, kA.Held())
+	assert.Empty(t, nA.keeper.Held())
 }
 
 // TestPassiveNodeBehindCatchesUp: A holds the lease and stores events B has not heard
@@ -148,7 +130,7 @@ func TestPassiveNodeBehindCatchesUp(t *testing.T) {
 	_, err = rB.Do(f.ctx, room.Command{Kind: room.CmdMove, By: alice, Ply: 0, Point: "a1"})
 	assert.NotContains(t, []string{"", "conflict", "game_not_started"}, room.Code(err))
 
-	evs, err := New(eventlog.New(redis.NewClient(&redis.Options{Addr: f.mr.Addr()}))).Events(f.ctx, rA.ID(), 1)
+	evs, err := f.store(t).Events(f.ctx, rA.ID(), 1)
 	require.NoError(t, err)
 	want, err := room.Replay(evs)
 	require.NoError(t, err)
@@ -189,14 +171,10 @@ func (c *renewCounter) count(cmds []redis.Cmder) {
 // round trip, and a room whose lease another node took meanwhile turns passive.
 func TestLeaseKeeperRenewsInOneRoundTrip(t *testing.T) {
 	f := newFixture(t)
-	c := redis.NewClient(&redis.Options{Addr: f.mr.Addr(), MaxRetries: -1})
-	t.Cleanup(func() { _ = c.Close() })
 	rc := &renewCounter{}
-	c.AddHook(rc)
-	st := New(eventlog.New(c, eventlog.WithClock(f.clock.Now)))
-	k := NewLeaseKeeper(st, "A", 3*time.Second, nil)
-	m := room.NewManager(st, room.Options{Clock: f.clock, Lease: k.Acquire})
-	t.Cleanup(func() { _ = m.Shutdown(context.Background()) })
+	m, nA := f.leaseNode(t, "A", rc)
+	st, k := nA.keeper.st, nA.keeper
+	c := st.Redis().Client()
 	const n = 40
 	rooms := make([]*room.Room, n)
 	for i := range rooms {
@@ -206,7 +184,7 @@ func TestLeaseKeeperRenewsInOneRoundTrip(t *testing.T) {
 		require.False(t, r.Passive())
 		rooms[i] = r
 	}
-	k.Tick(f.ctx, m) // loads the renewal script
+	f.tick(nA, m) // loads the renewal script
 	// Room 0's lease runs out and node B takes it.
 	_, err := c.Del(f.ctx, eventlog.KeysFor(rooms[0].ID()).Owner).Result()
 	require.NoError(t, err)
@@ -215,10 +193,10 @@ func TestLeaseKeeperRenewsInOneRoundTrip(t *testing.T) {
 	require.True(t, ok)
 
 	trips, scripts := rc.trips.Load(), rc.scripts.Load()
-	k.Tick(f.ctx, m)
-	// One round trip for the n renewals, one for the attempt to take room 0 back.
-	assert.Equal(t, int64(2), rc.trips.Load()-trips, "one round trip for the renewals")
-	assert.Equal(t, int64(n+1), rc.scripts.Load()-scripts)
+	f.tick(nA, m)
+	// One round trip for the n renewals; room 0, just lost, is not tried again.
+	assert.Equal(t, int64(1), rc.trips.Load()-trips, "one round trip for the renewals")
+	assert.Equal(t, int64(n), rc.scripts.Load()-scripts)
 	assert.True(t, rooms[0].Passive(), "lost lease: passive")
 	assert.Len(t, k.Held(), n-1)
 	for _, r := range rooms[1:] {
@@ -229,13 +207,13 @@ func TestLeaseKeeperRenewsInOneRoundTrip(t *testing.T) {
 	}
 }
 
-// TestFailoverChargesTheTurnUntilLastRenewal: node A runs a timed game and renews its
-// lease while black thinks, then dies; node B takes the room over after the lease ran
-// out. Black is charged for the time up to A's last renewal, not for the gap.
-func TestFailoverChargesTheTurnUntilLastRenewal(t *testing.T) {
-	f := newFixture(t)
-	mA, kA := f.leaseNode(t, "A")
-	mB, kB := f.leaseNode(t, "B")
+// nodeDiesInBlacksTurn plays a timed game on node A until black is to move (white used
+// 10 s); copy (when set) then loads it on B as a passive copy. A renews its lease 2 s
+// and 3 s into black's turn and dies; 5 s later, the lease expired, B runs its lease
+// keeper. It returns B's room.
+func nodeDiesInBlacksTurn(t *testing.T, f *fixture, copy bool) *room.Room {
+	mA, nA := f.leaseNode(t, "A")
+	mB, nB := f.leaseNode(t, "B")
 	set := room.DefaultSettings()
 	set.Time = room.TimeControl{BaseMS: 300_000}
 	rA, err := mA.Create(f.ctx, room.CreateRequest{Settings: set, Creator: &alice, Color: "black"})
@@ -244,19 +222,45 @@ func TestFailoverChargesTheTurnUntilLastRenewal(t *testing.T) {
 	require.NoError(t, err)
 	move(t, rA, alice, 0, "h8")
 	f.clock.Advance(10 * time.Second)
-	move(t, rA, bob, 1, "i9") // white used 10 s; black to move
+	move(t, rA, bob, 1, "i9")
+	if copy {
+		rB, err := mB.Get(f.ctx, rA.ID())
+		require.NoError(t, err)
+		require.True(t, rB.Passive())
+	}
 	f.clock.Advance(2 * time.Second)
-	kA.Tick(f.ctx, mA) // renewed 2 s into black's turn
+	f.tick(nA, mA)
 	f.clock.Advance(time.Second)
-	kA.Tick(f.ctx, mA) // and at 3 s; then A dies
+	f.tick(nA, mA)
 	require.NoError(t, mA.Shutdown(f.ctx))
 	f.clock.Advance(5 * time.Second)
 	f.mr.FastForward(5 * time.Second)
-	kB.Tick(f.ctx, mB)
+	f.tick(nB, mB)
 	rB := mB.Live(rA.ID())
-	require.NotNil(t, rB, "B adopted the room")
-	require.False(t, rB.Passive())
+	require.NotNil(t, rB, "B runs the room")
+	require.False(t, rB.Passive(), "B took the room over")
+	return rB
+}
+
+// TestFailoverChargesTheTurnUntilLastRenewal: node A dies while black thinks, and B,
+// which had no copy of the room, adopts it. Nobody could move in between: black is
+// charged for the time up to A's last renewal, not for the gap.
+func TestFailoverChargesTheTurnUntilLastRenewal(t *testing.T) {
+	f := newFixture(t)
+	rB := nodeDiesInBlacksTurn(t, f, false)
 	c, running := rB.State().Clock(f.clock.Now())
 	assert.True(t, running)
 	assert.Equal(t, room.Clocks{BlackMS: 297_000, WhiteMS: 290_000}, c, "3 s charged, the 5 s gap not")
+}
+
+// TestTakeoverChargesTheHandOver: B runs a passive copy of A's timed game (a client is
+// connected there, and could move); A dies while black thinks, and B takes over. B's
+// copy ran all along, so black is charged the real time of the turn, the hand-over
+// included (it used to be free thinking time on every node death).
+func TestTakeoverChargesTheHandOver(t *testing.T) {
+	f := newFixture(t)
+	rB := nodeDiesInBlacksTurn(t, f, true)
+	c, running := rB.State().Clock(f.clock.Now())
+	assert.True(t, running)
+	assert.Equal(t, room.Clocks{BlackMS: 292_000, WhiteMS: 290_000}, c, "8 s charged: the 5 s hand-over too")
 }

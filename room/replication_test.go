@@ -70,18 +70,64 @@ func TestRemoteSubscribersKeepRoomAlive(t *testing.T) {
 	}
 }
 
-// TestLocalPresenceReported: OnLocalPresence follows this node's subscriptions, and
-// LocalPresence returns the latest.
+// recorder is a Replicator that records what the Manager and its rooms tell it.
+type recorder struct {
+	passive bool // Active answers !passive
+
+	mu       sync.Mutex
+	started  []string
+	stopped  []string
+	presence []NodePresence
+	progress []AIProgress
+}
+
+func (rec *recorder) Active(context.Context, string) bool { return !rec.passive }
+func (rec *recorder) Started(r *Room) {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	rec.started = append(rec.started, r.ID())
+}
+func (rec *recorder) Stopped(r *Room) {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	rec.stopped = append(rec.stopped, r.ID())
+}
+func (rec *recorder) LocalPresence(_ string, p NodePresence) {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	rec.presence = append(rec.presence, p)
+}
+func (rec *recorder) AIProgress(_ string, p AIProgress) {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	rec.progress = append(rec.progress, p)
+}
+
+// TestReplicatorHooks: the Manager tells its Replicator when a room starts (created or
+// restored) and when it stops, and starts rooms passive when Active says so.
+func TestReplicatorHooks(t *testing.T) {
+	rec := &recorder{passive: true}
+	e := newEnv(t, func(o *Options) { o.Replicator = rec })
+	r := e.humans(nil)
+	assert.True(t, r.Passive(), "Active said no")
+	require.NoError(t, r.Stop(e.ctx))
+	rec.passive = false
+	r2, err := e.m.Get(e.ctx, r.ID())
+	require.NoError(t, err)
+	assert.False(t, r2.Passive())
+	require.NoError(t, e.m.Shutdown(e.ctx))
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	assert.Equal(t, []string{r.ID(), r.ID()}, rec.started)
+	assert.Equal(t, []string{r.ID(), r.ID()}, rec.stopped)
+}
+
+// TestLocalPresenceReported: the Replicator hears of this node's subscriptions as they
+// change, and LocalPresence returns the latest.
 func TestLocalPresenceReported(t *testing.T) {
-	var mu sync.Mutex
-	var got []NodePresence
-	e := newEnv(t, func(o *Options) {
-		o.OnLocalPresence = func(_ string, p NodePresence) {
-			mu.Lock()
-			got = append(got, p)
-			mu.Unlock()
-		}
-	})
+	rec := &recorder{}
+	mu, got := &rec.mu, &rec.presence
+	e := newEnv(t, func(o *Options) { o.Replicator = rec })
 	r := e.humans(nil)
 	sa := e.sub(r, alice, r.State().Seq())
 	spec := e.sub(r, Player{}, r.State().Seq())
@@ -92,10 +138,10 @@ func TestLocalPresenceReported(t *testing.T) {
 	waitFor(t, "nobody", func() bool { return r.LocalPresence().Empty() })
 	mu.Lock()
 	defer mu.Unlock()
-	require.Len(t, got, 4)
-	assert.Equal(t, NodePresence{Players: map[string]int{alice.ID: 1}, Subs: 1}, got[0])
-	assert.Equal(t, NodePresence{Players: map[string]int{}, Subs: 1}, got[2])
-	assert.True(t, got[3].Empty())
+	require.Len(t, *got, 4)
+	assert.Equal(t, NodePresence{Players: map[string]int{alice.ID: 1}, Subs: 1}, (*got)[0])
+	assert.Equal(t, NodePresence{Players: map[string]int{}, Subs: 1}, (*got)[2])
+	assert.True(t, (*got)[3].Empty())
 }
 
 // TestRelayAIProgress: a passive copy shows another node's AI progress for the current
@@ -177,10 +223,11 @@ func (s *aliveStore) set(t time.Time) {
 	s.mu.Unlock()
 }
 
-// TestRestoreAndTakeoverChargeTheTurnUntilLastAlive: a room restored after a crash, or
-// taken over by a passive copy, charges the side to move for its turn up to the room's
-// last sign of life and not for the downtime after it.
-func TestRestoreAndTakeoverChargeTheTurnUntilLastAlive(t *testing.T) {
+// TestRestoreAndTakeoverCharges: a room restored after a crash charges the side to move
+// for its turn up to the room's last sign of life and not for the downtime after it;
+// a passive copy that takes over charges the real time of the turn, the hand-over
+// included (it ran all along, and its clients could move).
+func TestRestoreAndTakeoverCharges(t *testing.T) {
 	noLeak(t)
 	clock := NewFakeClock(t0)
 	st := &aliveStore{MemStore: NewMemStore()}
@@ -214,7 +261,7 @@ func TestRestoreAndTakeoverChargeTheTurnUntilLastAlive(t *testing.T) {
 	assert.True(t, running)
 	assert.Equal(t, Clocks{BlackMS: 285_000, WhiteMS: 280_000}, c, "the 5 s used before the crash are charged, the hour down is not")
 
-	// A passive copy (another node's) takes over: the same rule.
+	// A passive copy (another node's) takes over: nothing is free.
 	passive := opts
 	passive.Passive = true
 	m3 := NewManager(st, passive)
@@ -226,5 +273,9 @@ func TestRestoreAndTakeoverChargeTheTurnUntilLastAlive(t *testing.T) {
 	clock.Advance(4 * time.Second) // the lease expires; r3's node takes over
 	require.NoError(t, r3.SetPassive(ctx, false))
 	c, _ = r3.State().Clock(clock.Now())
-	assert.Equal(t, Clocks{BlackMS: 282_000, WhiteMS: 280_000}, c, "3 s more charged, the 4 s gap not")
+	assert.Equal(t, Clocks{BlackMS: 278_000, WhiteMS: 280_000}, c, "3 s more and the 4 s hand-over charged")
+	clock.Advance(278 * time.Second)
+	_, err = r3.Do(ctx, Command{Kind: CmdMove, By: alice, Ply: 2, Point: "h9"})
+	require.Error(t, err, "black's time ran out on the real clock")
+	assert.Equal(t, PhaseOver, r3.State().Phase())
 }
