@@ -12,13 +12,13 @@ import { RoomConnection } from './conn.js';
 import { wsURL } from './protocol.js';
 import { BoardView } from './board.js';
 import { toNotation } from './geometry.js';
-import { status, canPlay, isPlayer, aiSeat, other, COLORS, openSeats, turn } from './state.js';
+import { status, canPlay, isPlayer, aiSeat, COLORS, openSeats, turn } from './state.js';
 import {
   newSession, receive, withPlayer, seek, shownPly, seatPresence, currentAI, aiElapsed, clockLeft, boardModel,
 } from './session.js';
 import { PlayersView, seatName } from './views/players.js';
-import { OffersView } from './views/offers.js';
-import { ActionsView } from './views/actions.js';
+import { OffersView, offersFor } from './views/offers.js';
+import { ActionsView, actionsFor } from './views/actions.js';
 import { AIPanelView, formatScore } from './views/aipanel.js';
 import { MoveListView } from './views/movelist.js';
 import { ReplayView } from './views/replay.js';
@@ -34,8 +34,6 @@ import { StatusView, statusText } from './views/status.js';
 /** @typedef {import('./protocol.js').RoomEvent} RoomEvent */
 /** @typedef {import('./session.js').Session} Session */
 /** @typedef {import('./session.js').BoardPrefs} BoardPrefs */
-/** @typedef {import('./views/offers.js').Offer} Offer */
-/** @typedef {import('./views/actions.js').Action} Action */
 
 /** Autoplay in replay: one move every REPLAY_STEP_MS. */
 const REPLAY_STEP_MS = 900;
@@ -342,8 +340,8 @@ export class GameController {
     this.status.render(st);
     this.board.render(boardModel(s, this.prefs, [...this.pending.values()]));
     this.players.render(this.playerCards());
-    this.offers.render(this.offerList());
-    this.actions.render(this.actionList(), open);
+    this.offers.render(offersFor(g, role));
+    this.actions.render(actionsFor(g, role), open);
     const ai = currentAI(s);
     this.ai.render({
       visible: !!aiSeat(g) && g.phase !== 'over', info: ai, elapsed: ai ? aiElapsed(ai, s.aiAt, performance.now()) : 0,
@@ -378,40 +376,6 @@ export class GameController {
         canSit: !this.watchOnly && !isPlayer(role) && !seat && g.phase === 'waiting' && this.conn === 'open',
       };
     });
-  }
-
-  /** @returns {Offer[]} */
-  offerList() {
-    const { game: g, role } = this.s;
-    const opp = isPlayer(role) ? other(role) : null;
-    /** @type {Offer[]} */
-    const out = [];
-    const o = g.offers;
-    if (o.draw && g.phase === 'playing') out.push({ kind: 'draw', by: o.draw, answerable: o.draw === opp });
-    if (o.takeback && g.phase === 'playing') out.push({ kind: 'takeback', by: o.takeback, answerable: o.takeback === opp });
-    if (o.rematch && g.phase === 'over') out.push({ kind: 'rematch', by: o.rematch, answerable: o.rematch === opp });
-    return out;
-  }
-
-  /** @returns {Action[]} */
-  actionList() {
-    const { game: g, role } = this.s;
-    if (!isPlayer(role)) return [];
-    /** @type {Action[]} */
-    const out = [];
-    if (g.phase === 'playing') {
-      const vsMachine = !!aiSeat(g);
-      if (g.moves.length < 2) out.push({ id: 'btn-abort', label: 'action.abort', command: 'abort' });
-      out.push({ id: 'btn-resign', label: 'action.resign', command: 'resign', cls: 'btn-danger' });
-      if (!vsMachine) out.push({ id: 'btn-draw', label: 'action.draw', command: 'draw_offer', sent: 'offer.sent', disabled: g.offers.draw === role });
-      if (g.takebacks) out.push({ id: 'btn-takeback', label: 'action.takeback', command: 'takeback_request', sent: vsMachine ? '' : 'offer.sent', disabled: g.offers.takeback === role || g.moves.length === 0 });
-      if (vsMachine && g.hints) out.push({ id: 'btn-hint', label: 'action.hint', command: 'hint', disabled: turn(g) !== role });
-    } else if (g.phase === 'over' && g.seats[other(role)]) {
-      out.push({ id: 'btn-rematch', label: 'action.rematch', command: 'rematch', sent: 'offer.sent', disabled: g.offers.rematch === role, cls: 'btn-primary' });
-    } else if (g.phase === 'waiting') {
-      out.push({ id: 'btn-abort', label: 'action.abort', command: 'abort' });
-    }
-    return out;
   }
 
   /** tick refreshes the clocks, countdowns and the AI bar. */

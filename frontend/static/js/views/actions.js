@@ -3,6 +3,7 @@
 // takeback, hint, rematch).
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
+import { isPlayer, aiSeat, other, turn } from '../state.js';
 
 /** How long a first click on "Resign" waits for the confirming second click. */
 const RESIGN_CONFIRM_MS = 4000;
@@ -16,6 +17,34 @@ const RESIGN_CONFIRM_MS = 4000;
  * @property {boolean} [disabled]
  * @property {string} [cls] extra classes
  */
+
+/**
+ * actionsFor lists the viewer's buttons: abort (before both sides moved), resign, draw
+ * (not against a machine), takeback (when allowed), hint (against a machine with hints)
+ * while playing; rematch after the game while the opponent is there; abort while waiting.
+ * Spectators have none.
+ * @param {import('../state.js').Game} g
+ * @param {import('../protocol.js').Role} role
+ * @returns {Action[]}
+ */
+export function actionsFor(g, role) {
+  if (!isPlayer(role)) return [];
+  /** @type {Action[]} */
+  const out = [];
+  if (g.phase === 'playing') {
+    const vsMachine = !!aiSeat(g);
+    if (g.moves.length < 2) out.push({ id: 'btn-abort', label: 'action.abort', command: 'abort' });
+    out.push({ id: 'btn-resign', label: 'action.resign', command: 'resign', cls: 'btn-danger' });
+    if (!vsMachine) out.push({ id: 'btn-draw', label: 'action.draw', command: 'draw_offer', sent: 'offer.sent', disabled: g.offers.draw === role });
+    if (g.takebacks) out.push({ id: 'btn-takeback', label: 'action.takeback', command: 'takeback_request', sent: vsMachine ? '' : 'offer.sent', disabled: g.offers.takeback === role || g.moves.length === 0 });
+    if (vsMachine && g.hints) out.push({ id: 'btn-hint', label: 'action.hint', command: 'hint', disabled: turn(g) !== role });
+  } else if (g.phase === 'over' && g.seats[other(role)]) {
+    out.push({ id: 'btn-rematch', label: 'action.rematch', command: 'rematch', sent: 'offer.sent', disabled: g.offers.rematch === role, cls: 'btn-primary' });
+  } else if (g.phase === 'waiting') {
+    out.push({ id: 'btn-abort', label: 'action.abort', command: 'abort' });
+  }
+  return out;
+}
 
 /** ActionsView draws the buttons; `send(command, sentKey)` runs one. */
 export class ActionsView {

@@ -12,6 +12,24 @@ import { t } from '../i18n.js';
  * @property {boolean} answerable the viewer is the one asked
  */
 
+/**
+ * offersFor lists the pending offers of a game as the viewer sees them: draw and takeback
+ * while playing, rematch after the game; answerable when the viewer is the one asked.
+ * @param {import('../state.js').Game} g
+ * @param {import('../protocol.js').Role} role
+ * @returns {Offer[]}
+ */
+export function offersFor(g, role) {
+  const opp = role === 'black' ? 'white' : role === 'white' ? 'black' : null;
+  /** @type {Offer[]} */
+  const out = [];
+  const o = g.offers;
+  if (o.draw && g.phase === 'playing') out.push({ kind: 'draw', by: o.draw, answerable: o.draw === opp });
+  if (o.takeback && g.phase === 'playing') out.push({ kind: 'takeback', by: o.takeback, answerable: o.takeback === opp });
+  if (o.rematch && g.phase === 'over') out.push({ kind: 'rematch', by: o.rematch, answerable: o.rematch === opp });
+  return out;
+}
+
 /** The commands answering each offer (rematch has no decline: it is just not accepted). */
 const ANSWERS = {
   draw: { accept: 'draw_accept', decline: 'draw_decline' },
