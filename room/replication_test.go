@@ -181,29 +181,6 @@ func TestRelayAIProgress(t *testing.T) {
 	}
 }
 
-// TestSubscribeNotify: Notify follows every update queued after Subscribe returned
-// (not the backlog), and the end of the subscription.
-func TestSubscribeNotify(t *testing.T) {
-	e := newEnv(t, nil)
-	r := e.humans(nil)
-	var mu sync.Mutex
-	n := 0
-	count := func() int { mu.Lock(); defer mu.Unlock(); return n }
-	s, err := r.Subscribe(e.ctx, SubscribeOptions{Viewer: alice, Notify: func() { mu.Lock(); n++; mu.Unlock() }})
-	require.NoError(t, err)
-	queued := func() int { return len(s.C) }
-	backlog := queued() // the snapshot (and the presence, which notifies)
-	require.Positive(t, backlog)
-	waitFor(t, "notified for what followed the backlog", func() bool { return count() == queued()-1 })
-	before := count()
-	e.move(r, alice, 0, "h8")
-	waitFor(t, "notified for the move", func() bool { return count() > before })
-	require.Equal(t, queued()-1, count(), "one notification per queued update after the snapshot")
-	before = count()
-	require.NoError(t, r.Stop(e.ctx))
-	waitFor(t, "notified for the end", func() bool { return count() == before+1 })
-}
-
 // aliveStore is a MemStore that knows when the room last ran (AliveStore).
 type aliveStore struct {
 	*MemStore

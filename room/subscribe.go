@@ -17,7 +17,6 @@ type Subscription struct {
 	ch     chan *Update
 	room   *Room
 	viewer Player
-	notify func()
 	once   sync.Once
 	mu     sync.Mutex
 	err    error
@@ -42,16 +41,11 @@ func (s *Subscription) Close() {
 
 // SubscribeOptions: FromSeq is the last seq the client has seen (0: none, send a
 // snapshot). Viewer identifies the client: a seated player's subscriptions make the
-// seat "connected". Queue overrides Options.SubQueue. Notify, when set, is called on the
-// room's goroutine after each update queued for the subscriber (not for the backlog
-// queued before Subscribe returns) and when C is closed; it must not block. It lets a
-// consumer that does not keep a goroutine blocked on C (a parked connection writer)
-// start one when there is work.
+// seat "connected". Queue overrides Options.SubQueue.
 type SubscribeOptions struct {
 	FromSeq uint64
 	Viewer  Player
 	Queue   int
-	Notify  func()
 }
 
 type subRequest struct {
@@ -116,7 +110,7 @@ func (r *Room) subscribe(req subRequest) {
 		q = r.opts.SubQueue
 	}
 	ch := make(chan *Update, q+len(backlog)+2)
-	s := &Subscription{C: ch, ch: ch, room: r, viewer: o.Viewer, notify: o.Notify}
+	s := &Subscription{C: ch, ch: ch, room: r, viewer: o.Viewer}
 	for _, u := range backlog {
 		ch <- u
 	}
@@ -169,9 +163,6 @@ func (r *Room) send(s *Subscription, u *Update) {
 	}
 	select {
 	case s.ch <- u:
-		if s.notify != nil {
-			s.notify()
-		}
 	default:
 		r.drop(s, ErrSlowSubscriber)
 	}
@@ -213,7 +204,4 @@ func (r *Room) closeSub(s *Subscription, reason error) {
 	s.err = reason
 	s.mu.Unlock()
 	close(s.ch)
-	if s.notify != nil {
-		s.notify()
-	}
 }

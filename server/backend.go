@@ -19,10 +19,8 @@ type Rooms interface {
 	Record(ctx context.Context, id, format string) ([]byte, error)
 	// Join subscribes a connection to a room. who is nil for an anonymous spectator.
 	// The session's Updates start with the missed events after lastSeq, or with a
-	// snapshot (lastSeq 0, or Resync when the gap is no longer available). notify is
-	// called, without blocking, after each update queued for the session after Join
-	// returned and when Updates is closed (room.SubscribeOptions.Notify).
-	Join(ctx context.Context, id string, who *Player, lastSeq uint64, notify func()) (Session, error)
+	// snapshot (lastSeq 0, or Resync when the gap is no longer available).
+	Join(ctx context.Context, id string, who *Player, lastSeq uint64) (Session, error)
 	// Live is the number of rooms live on this node (metrics).
 	Live() int
 	// Ready reports whether the store is reachable.

@@ -65,6 +65,11 @@ type Config struct {
 	SendQueue int
 	// HelloTimeout is how long a new WebSocket may take to send its hello.
 	HelloTimeout time.Duration
+	// PongWait is how long a joined WebSocket may stay silent (no frame, not even a pong)
+	// before it is dropped; PingPeriod is how often the server pings it, shorter than
+	// PongWait (defaults 45 s and 30 s).
+	PongWait   time.Duration
+	PingPeriod time.Duration
 	// Logger receives structured logs. New requires it; NewWith uses slog.Default() when
 	// it is nil.
 	Logger *slog.Logger
@@ -81,6 +86,8 @@ func DefaultConfig() Config {
 		RateBurst:       20,
 		SendQueue:       32,
 		HelloTimeout:    10 * time.Second,
+		PongWait:        pongWait,
+		PingPeriod:      pingPeriod,
 		LeaseTTL:        3 * time.Second,
 		PresenceTTL:     replica.DefaultPresenceTTL,
 	}
@@ -112,6 +119,9 @@ func (c *Config) Validate() error {
 	}
 	if c.HelloTimeout <= 0 {
 		errs = append(errs, errors.New("hello timeout must be positive"))
+	}
+	if c.PingPeriod <= 0 || c.PingPeriod >= c.PongWait {
+		errs = append(errs, errors.New("ping period must be positive and shorter than the pong wait"))
 	}
 	for name, cmd := range c.Engines {
 		if !validEngineName(name) || strings.TrimSpace(cmd) == "" {

@@ -18,13 +18,18 @@ import (
 const (
 	// writeWait is the deadline of every write (and of the close handshake).
 	writeWait = 5 * time.Second
-	// pongWait is how long the reader waits for any frame (pongs included).
+	// pongWait is how long the reader waits for any frame (pongs included) once the
+	// hello is accepted (the default of Config.PongWait).
 	pongWait = 45 * time.Second
-	// pingPeriod is how often the writer pings; it must be shorter than pongWait.
+	// pingPeriod is how often the writer pings; it must be shorter than pongWait (the
+	// default of Config.PingPeriod).
 	pingPeriod = pongWait * 2 / 3
 	// hardReadLimit is gorilla's read limit: larger frames close the connection with
 	// 1009. Frames between protocol.MaxMessageBytes and hardReadLimit get a too_large error.
 	hardReadLimit = 4 * protocol.MaxMessageBytes
+	// writeBufferSize is the buffer a message is framed in (borrowed from a pool for
+	// each write); larger messages (a long game's snapshot) go out as several frames.
+	writeBufferSize = 4096
 	// commandTimeout bounds one command's round trip through the room actor and store.
 	commandTimeout = 10 * time.Second
 	// closeGrace is how long the writer waits for the client's close frame after sending
@@ -51,37 +56,33 @@ const (
 	closeReasonNoRoom = "no_such_room"
 )
 
-// conn is one WebSocket connection. The reader goroutine (serve) runs for the
-// connection's whole life; the writer goroutine (writeLoop, conn_writer.go) runs only
-// while there is something to send and is the only writer of data frames. An idle
-// connection therefore costs one goroutine: the server's ping clock (conn_clock.go)
-// wakes its writer for pings, and the room for updates (roomUpdate).
+// conn is one WebSocket connection, in the shape of gorilla's chat example: a reader
+// goroutine (serve) reads and handles the client's frames for the connection's whole
+// life, and a writer goroutine (writeLoop, conn_writer.go) sends everything else: the
+// reader's replies through the bounded send queue, the joined room's updates from the
+// session's bounded queue, pings and the close. Nothing ever waits for a client: a full
+// queue drops the connection as a slow consumer (1013), and the client rejoins with
+// its last seq.
 type conn struct {
 	s      *Server
 	ws     *websocket.Conn
 	roomID string
 	ip     string
+	// ctx is cancelled when the reader stops: the commands it runs end with the
+	// connection.
+	ctx    context.Context
+	cancel context.CancelFunc
 
-	done    chan struct{} // closed when the writer has stopped
-	readEnd chan struct{} // closed when the reader has stopped
-	closed  atomic.Bool   // a close was requested: the reader discards further frames
-	limiter *rate.Limiter
+	send     chan *outgoing // replies for the writer, at most cfg.SendQueue
+	closing  chan struct{}  // closed by requestClose; closeReq is set before
+	closeReq closeReq
+	closed   atomic.Bool   // a close was requested: the reader discards further frames
+	noData   atomic.Bool   // gorilla already sent a close frame: write no more data
+	done     chan struct{} // closed when the writer has stopped
+	readEnd  chan struct{} // closed when the reader has stopped
+	limiter  *rate.Limiter
 
-	closeOnce  sync.Once
-	hookPlayer atomic.Pointer[Player]
-
-	// Writer state (conn_writer.go).
-	wake     chan struct{}            // buffered 1: there is work for the writer
-	wstate   atomic.Int32             // writerNew, writerParked or writerRunning
-	outMu    sync.Mutex               // guards out
-	out      [][]byte                 // replies queued by the reader, at most cfg.SendQueue
-	att      atomic.Pointer[attached] // the joined session, set once by hello
-	closeReq atomic.Pointer[closeReq] // set once by requestClose
-	pingDue  atomic.Bool              // the clock asks for a ping
-	noData   atomic.Bool              // gorilla already sent a close frame: write no more data
-	clockIdx int                      // index in the ping clock's list (guarded by its mutex)
-	writes   atomic.Uint32            // coalesced writes so far (tests)
-	frames   atomic.Uint32            // data frames they carried
+	closeOnce sync.Once
 
 	// reader-owned state
 	sess      Session
@@ -91,53 +92,45 @@ type conn struct {
 	helloSeen bool
 }
 
-// newConn makes the connection state for an upgraded WebSocket (the writer's state is
-// made by serve).
+// newConn makes the connection state for an upgraded WebSocket.
 func newConn(s *Server, ws *websocket.Conn, roomID, ip string) *conn {
+	ctx, cancel := context.WithCancel(context.Background())
 	return &conn{
 		s: s, ws: ws, roomID: roomID, ip: ip,
+		ctx: ctx, cancel: cancel,
+		send:    make(chan *outgoing, s.cfg.SendQueue),
+		closing: make(chan struct{}),
 		done:    make(chan struct{}),
 		readEnd: make(chan struct{}),
 		limiter: rate.NewLimiter(rate.Limit(s.cfg.RateLimit), s.cfg.RateBurst),
 	}
 }
 
-// attached is the session a connection joined and its update channel.
-type attached struct {
-	sess    Session
-	updates <-chan *room.Update
-}
-
-type closeReq struct {
-	code   int
-	reason string
-}
-
-// requestClose makes the writer send a close frame and stop (first request wins).
+// requestClose makes the writer send the replies queued so far, then a close frame,
+// and stop (the first request wins).
 func (c *conn) requestClose(code int, reason string) {
 	c.closeOnce.Do(func() {
 		c.closed.Store(true)
-		c.closeReq.Store(&closeReq{code, reason})
-		c.wakeWriter()
+		c.closeReq = closeReq{code, reason}
+		close(c.closing)
 	})
 }
 
 // enqueue queues a frame for the writer without blocking. A full queue means the client
 // is not reading: it is dropped as a slow consumer.
 func (c *conn) enqueue(frame []byte) bool {
-	c.outMu.Lock()
-	full := len(c.out) >= c.s.cfg.SendQueue
-	if !full {
-		c.out = append(c.out, frame)
-	}
-	c.outMu.Unlock()
-	if full {
+	return c.enqueueItem(&outgoing{frame: frame})
+}
+
+func (c *conn) enqueueItem(o *outgoing) bool {
+	select {
+	case c.send <- o:
+		return true
+	default:
 		c.s.metrics.SlowConsumers.Inc()
 		c.requestClose(closeTryAgain, closeReasonSlow)
 		return false
 	}
-	c.wakeWriter()
-	return true
 }
 
 func (c *conn) sendError(id string, e *Error) {
@@ -145,33 +138,28 @@ func (c *conn) sendError(id string, e *Error) {
 	c.enqueue(protocol.Encode(protocol.ErrorMsg{Type: protocol.TypeError, ID: id, Code: e.Code, Message: e.Message}))
 }
 
-// serve runs the reader loop until the connection ends.
+// serve runs the connection: it starts the writer and runs the reader loop until the
+// connection ends, then waits for the writer.
 func (c *conn) serve() {
-	defer func() {
-		close(c.readEnd)
-		if c.sess != nil {
-			c.sess.Close()
-		}
-	}()
 	c.start()
+	go c.writeLoop()
 	for c.readOne() {
 	}
+	if c.sess != nil {
+		c.sess.Close()
+	}
+	c.cancel()
+	close(c.readEnd)
+	<-c.done
 }
 
-// start makes the writer's state, registers with the ping clock and sets the
-// reader's deadline and handlers.
+// start sets the reader's limit, deadline and handlers.
 func (c *conn) start() {
-	c.wake = make(chan struct{}, 1)
-	c.wstate.Store(writerParked)
-	if c.closeReq.Load() != nil {
-		c.wakeWriter() // asked to close (shutdown) before serve started
-	}
-	c.s.clock.add(c)
 	c.ws.SetReadLimit(hardReadLimit)
 	_ = c.ws.SetReadDeadline(time.Now().Add(c.s.cfg.HelloTimeout))
 	c.ws.SetPongHandler(func(string) error {
 		if c.helloSeen {
-			return c.ws.SetReadDeadline(time.Now().Add(pongWait))
+			return c.ws.SetReadDeadline(time.Now().Add(c.s.cfg.PongWait))
 		}
 		return nil
 	})
@@ -188,13 +176,13 @@ func (c *conn) start() {
 
 // readOne reads and handles one message; false when the reader must stop.
 func (c *conn) readOne() bool {
-	_, data, err := c.ws.ReadMessage()
+	typ, data, err := c.ws.ReadMessage()
 	if err != nil {
 		c.readFailed(err)
 		return false
 	}
 	if c.helloSeen {
-		_ = c.ws.SetReadDeadline(time.Now().Add(pongWait))
+		_ = c.ws.SetReadDeadline(time.Now().Add(c.s.cfg.PongWait))
 	}
 	select {
 	case <-c.done:
@@ -204,7 +192,13 @@ func (c *conn) readOne() bool {
 	if c.closed.Load() {
 		return true // closing: wait for the client's close frame
 	}
-	msg, derr := protocol.Decode(data)
+	var msg protocol.ClientMsg
+	var derr error
+	if typ == websocket.BinaryMessage {
+		derr = Errorf(protocol.CodeBadRequest, "binary frames are not accepted: send each message as a JSON text frame")
+	} else {
+		msg, derr = protocol.Decode(data)
+	}
 	if !c.limit(msg.ID) {
 		return true
 	}
@@ -213,8 +207,8 @@ func (c *conn) readOne() bool {
 	if !helloBefore && c.helloSeen {
 		// From the hello on, any frame (pongs included) within pongWait keeps it open.
 		// Later frames set it when they arrive (above): their handling ends well within
-		// pongWait (commandTimeout), so a second deadline per frame is not needed.
-		_ = c.ws.SetReadDeadline(time.Now().Add(pongWait))
+		// PongWait (commandTimeout), so a second deadline per frame is not needed.
+		_ = c.ws.SetReadDeadline(time.Now().Add(c.s.cfg.PongWait))
 	}
 	return true
 }
@@ -293,14 +287,14 @@ func (c *conn) handle(msg protocol.ClientMsg, derr *Error) {
 }
 
 func (c *conn) hello(msg protocol.ClientMsg) {
-	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
+	ctx, cancel := context.WithTimeout(c.ctx, commandTimeout)
 	defer cancel()
 	p, err := authenticate(ctx, c.s.players, msg.Token)
 	if err != nil {
 		c.sendError(msg.ID, AsError(err))
 		return
 	}
-	sess, err := c.s.rooms.Join(ctx, c.roomID, p, msg.LastSeq, c.roomUpdate)
+	sess, err := c.s.rooms.Join(ctx, c.roomID, p, msg.LastSeq)
 	if err != nil {
 		e := c.s.edgeError(err)
 		c.sendError(msg.ID, e)
@@ -310,27 +304,15 @@ func (c *conn) hello(msg protocol.ClientMsg) {
 		return
 	}
 	c.helloSeen, c.sess, c.player = true, sess, p
-	c.hookPlayer.Store(p)
 	you := protocol.You{Role: sess.Role()}
 	if p != nil {
 		you.PlayerID, you.Name = p.ID, p.Name
 	}
-	if !c.enqueue(protocol.Encode(protocol.NewWelcome(c.roomID, you))) {
-		return
-	}
-	// After the welcome is queued: the writer loads att before it takes the queue, so
-	// the welcome goes out before the snapshot or events.
-	c.att.Store(&attached{sess: sess, updates: sess.Updates()})
-	c.flushInline()
-}
-
-// roomUpdate is the room's notice (room.SubscribeOptions.Notify, on the room's
-// goroutine) that it queued an update for this connection or ended its subscription: a
-// parked writer is started; a running one finds the update in its select.
-func (c *conn) roomUpdate() {
-	if c.wstate.Load() == writerParked {
-		c.wakeWriter()
-	}
+	// The session rides with the welcome: the writer sends the room's updates after it.
+	c.enqueueItem(&outgoing{
+		frame: protocol.Encode(protocol.NewWelcome(c.roomID, you)),
+		join:  &attached{sess: sess, updates: sess.Updates()},
+	})
 }
 
 // command runs a room command and answers ack or error.
@@ -345,7 +327,7 @@ func (c *conn) command(msg protocol.ClientMsg) {
 	}
 	cmd := room.ClientCommand(msg)
 	start := time.Now()
-	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
+	ctx, cancel := context.WithTimeout(c.ctx, commandTimeout)
 	rep, err := c.sess.Do(ctx, cmd)
 	cancel()
 	var dup *room.DuplicateError

@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gorilla/websocket"
 
@@ -51,17 +50,12 @@ func benchConn(b *testing.B) (*conn, *benchSession) {
 	cfg.Logger = slog.New(slog.DiscardHandler)
 	s := &Server{cfg: cfg, metrics: newMetrics(), frames: newFrameCache()}
 	sess := &benchSession{ch: make(chan *room.Update, 256)}
-	c := newConn(s, ws, "", "")
-	c.wake = make(chan struct{}, 1)
-	c.wstate.Store(writerRunning)
-	c.att.Store(&attached{sess: sess, updates: sess.ch})
-	return c, sess
+	return newConn(s, ws, "", ""), sess
 }
 
 // BenchmarkWriteUpdates is the writer's cost per frame for a burst of k room updates
-// (one move event each, shared by every subscriber as a room broadcasts them):
-// "per-frame" is the old writer (gorilla WriteMessage, one write syscall per frame),
-// "coalesced" the current one (flush: framed into one buffer, one write).
+// (one move event each, shared by every subscriber as a room broadcasts them): each
+// frame is one gorilla WriteMessage, one write syscall.
 func BenchmarkWriteUpdates(b *testing.B) {
 	for _, k := range []int{1, 4, 16} {
 		updates := make([]*room.Update, k)
@@ -69,7 +63,7 @@ func BenchmarkWriteUpdates(b *testing.B) {
 			updates[i] = &room.Update{Event: &room.Event{Seq: uint64(40 + i), Kind: room.EvMove, At: 1764440000000,
 				Game: 1, Color: "black", Point: "h8", Ply: 17 + i, ClockMS: 281000}}
 		}
-		b.Run(fmt.Sprintf("per-frame/burst=%d", k), func(b *testing.B) {
+		b.Run(fmt.Sprintf("burst=%d", k), func(b *testing.B) {
 			c, sess := benchConn(b)
 			b.ReportAllocs()
 			for b.Loop() {
@@ -78,48 +72,13 @@ func BenchmarkWriteUpdates(b *testing.B) {
 				}
 				for range updates {
 					for _, f := range c.s.frames.frames(<-sess.ch) {
-						_ = c.ws.SetWriteDeadline(time.Now().Add(writeWait))
-						if err := c.ws.WriteMessage(websocket.TextMessage, f); err != nil {
-							b.Fatal(err)
+						if !c.write(f) {
+							b.Fatal("connection ended")
 						}
 					}
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*k), "ns/frame")
 		})
-		b.Run(fmt.Sprintf("coalesced/burst=%d", k), func(b *testing.B) {
-			c, sess := benchConn(b)
-			b.ReportAllocs()
-			for b.Loop() {
-				for _, u := range updates {
-					sess.ch <- u
-				}
-				if _, end, stop := c.flush(nil, false, false); end != nil || stop {
-					b.Fatal("connection ended")
-				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*k), "ns/frame")
-		})
 	}
-}
-
-// BenchmarkPingScan is the ping clock's cost of looking at 10,000 connections none of
-// which is due (done every pingScanInterval; room updates need no scan: the room
-// notifies the connection).
-func BenchmarkPingScan(b *testing.B) {
-	const n = 10000
-	k := &pingClock{}
-	for i := 0; i < n; i++ {
-		c := &conn{wake: make(chan struct{}, 1), clockIdx: i}
-		c.wstate.Store(writerParked)
-		k.conns = append(k.conns, pingEntry{c: c, nextPing: time.Now().Add(time.Hour)})
-	}
-	b.ReportAllocs()
-	now := time.Now()
-	for b.Loop() {
-		k.tick(now)
-	}
-	perTick := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
-	b.ReportMetric(perTick/n, "ns/conn")
-	b.ReportMetric(perTick*float64(time.Second/pingScanInterval)/1e6, "cpu-ms/s")
 }

@@ -9,9 +9,8 @@ import (
 	"net"
 	"net/http"
 	"runtime"
-	"runtime/pprof"
 	"strings"
-	"testing"
+	"sync"
 	"time"
 
 	"github.com/stretchr/testify/require"
@@ -57,38 +56,87 @@ func maskedText(payload []byte) []byte {
 }
 
 // writerGoroutines counts running connection writers (goroutines in writeLoop).
-func writerGoroutines() int {
-	var b bytes.Buffer
-	_ = pprof.Lookup("goroutine").WriteTo(&b, 1)
-	n := 0
-	for _, block := range strings.Split(b.String(), "\n\n") {
-		if strings.Contains(block, "(*conn).writeLoop") {
-			var k int
-			if _, err := fmt.Sscanf(block, "%d @", &k); err == nil {
-				n += k
-			}
-		}
-	}
-	return n
+func writerGoroutines() int { return goroutinesIn("gomoku/server.(*conn).writeLoop") }
+
+// stallNet is the test server's listener: it keeps the server side of every accepted
+// connection, so that a test can stall the network towards one client.
+type stallNet struct {
+	net.Listener
+	mu    sync.Mutex
+	conns map[string]*stallConn // by the client's address
 }
 
-// parkedConns counts the server's connections whose writer is parked.
-func (e *testEnv) parkedConns() int {
+// Accept implements net.Listener.
+func (l *stallNet) Accept() (net.Conn, error) {
+	nc, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	sc := &stallConn{Conn: nc}
+	l.mu.Lock()
+	l.conns[nc.RemoteAddr().String()] = sc
+	l.mu.Unlock()
+	return sc, nil
+}
+
+// stallConn is a server-side connection whose writes block while it is stalled, as
+// when the client's network stops taking data.
+type stallConn struct {
+	net.Conn
+	mu   sync.Mutex
+	gate chan struct{} // not nil while stalled
+}
+
+// Write implements net.Conn.
+func (c *stallConn) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	gate := c.gate
+	c.mu.Unlock()
+	if gate != nil {
+		<-gate
+	}
+	return c.Conn.Write(p)
+}
+
+// stallClient makes the server's writes to c block (the writer stalls in its next
+// write) until the returned resume is called (at the latest when the test ends).
+func (e *testEnv) stallClient(c *wsClient) (resume func()) {
+	e.t.Helper()
+	e.net.mu.Lock()
+	sc := e.net.conns[c.ws.LocalAddr().String()]
+	e.net.mu.Unlock()
+	require.NotNil(e.t, sc, "the server side of the client's connection")
+	gate := make(chan struct{})
+	sc.mu.Lock()
+	sc.gate = gate
+	sc.mu.Unlock()
+	var once sync.Once
+	resume = func() {
+		once.Do(func() {
+			sc.mu.Lock()
+			sc.gate = nil
+			sc.mu.Unlock()
+			close(gate)
+		})
+	}
+	e.t.Cleanup(resume)
+	return resume
+}
+
+// subscribers is the number of this node's subscriptions to live room id.
+func (e *testEnv) subscribers(id string) int {
+	r := e.mgr.Live(id)
+	if r == nil {
+		return 0
+	}
+	return r.LocalPresence().Subs
+}
+
+// connCount is the number of the server's open WebSocket connections.
+func (e *testEnv) connCount() int {
 	e.srv.mu.Lock()
 	defer e.srv.mu.Unlock()
-	n := 0
-	for c := range e.srv.conns {
-		if c.wstate.Load() == writerParked {
-			n++
-		}
-	}
-	return n
-}
-
-// shortLinger makes writers park after d for the rest of the test.
-func shortLinger(t *testing.T, d time.Duration) {
-	lingerOverride.Store(int64(d))
-	t.Cleanup(func() { lingerOverride.Store(0) })
+	return len(e.srv.conns)
 }
 
 // memStats returns the live heap, goroutine stacks and goroutines after a full GC.
@@ -105,15 +153,3 @@ var raceEnabled bool
 
 // runtimeStack writes every goroutine's stack into buf.
 func runtimeStack(buf []byte) int { return runtime.Stack(buf, true) }
-
-// writeStats sums the coalesced writes and the frames they carried over the server's
-// connections.
-func (e *testEnv) writeStats() (writes, frames uint32) {
-	e.srv.mu.Lock()
-	defer e.srv.mu.Unlock()
-	for c := range e.srv.conns {
-		writes += c.writes.Load()
-		frames += c.frames.Load()
-	}
-	return writes, frames
-}

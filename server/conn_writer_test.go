@@ -4,11 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,97 +14,23 @@ import (
 	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
-// quietRoom is a room with two seated players and a spectator, whose writers park after
-// 50 ms without data.
-func quietRoom(t *testing.T) (e *testEnv, a, b, spec *wsClient) {
-	shortLinger(t, 50*time.Millisecond)
-	e = newEnv(t, nil)
-	id, a, b, _, _ := twoPlayers(t, e)
-	spec = e.dial(id)
-	spec.hello("", 0)
-	spec.waitType("presence")
-	return e, a, b, spec
-}
-
-// TestIdleWriterParksWakesAndPings: a connection with nothing to send runs no writer;
-// a room update and a due ping each start one, which parks again afterwards.
-func TestIdleWriterParksWakesAndPings(t *testing.T) {
-	e, a, b, spec := quietRoom(t)
-	requireAck(t, a.move(0, "h8"))
-	b.waitSeq(a.lastSeq)
-	a.waitSeq(a.lastSeq)
-	spec.waitSeq(a.lastSeq)
-	require.Eventually(t, func() bool { return e.parkedConns() == 3 && writerGoroutines() == 0 },
-		5*time.Second, 10*time.Millisecond, "idle connections park their writer")
-
-	// A room update reaches the parked connections (the room wakes their writers).
-	start := time.Now()
-	requireAck(t, b.move(1, "a1"))
-	spec.waitSeq(a.lastSeq + 1)
-	require.Less(t, time.Since(start), time.Second)
-	require.Eventually(t, func() bool { return e.parkedConns() == 3 }, 5*time.Second, 10*time.Millisecond)
-
-	// A due ping is sent to a parked connection, whose writer parks again at once
-	// (it lingers only after data).
-	lingerOverride.Store(int64(time.Minute))
-	pinged := make(chan struct{}, 1)
-	spec.ws.SetPingHandler(func(string) error {
-		select {
-		case pinged <- struct{}{}:
-		default:
-		}
-		return nil
-	})
-	e.srv.clock.dueNow()
-	deadline := time.Now().Add(2*pingScanInterval + time.Second)
-	for { // read (the ping handler runs inside) until the deadline
-		if _, err := spec.nextErr(time.Until(deadline)); err != nil {
-			break
-		}
-	}
-	select {
-	case <-pinged:
-	default:
-		t.Fatal("no ping reached the idle connection")
-	}
-	require.Eventually(t, func() bool { return e.parkedConns() == 3 }, time.Second, 10*time.Millisecond)
-}
-
-// TestQueuedBurstCoalescedInOrder: updates queued while a client's writer is stalled
-// are written in few writes, in order and complete.
-func TestQueuedBurstCoalescedInOrder(t *testing.T) {
-	var stalled atomic.Value
-	stalled.Store("")
-	release := make(chan struct{})
-	var once sync.Once
+// TestStalledBurstArrivesInOrder: updates queued while the network to a client is
+// stalled arrive complete and in order once it moves again.
+func TestStalledBurstArrivesInOrder(t *testing.T) {
 	e := newEnv(t, nil)
-	e.srv.writeHook = func(id string) {
-		if id != "" && id == stalled.Load().(string) {
-			<-release
-		}
-	}
 	id, a, b, _, _ := twoPlayers(t, e)
 	pc := e.player("Carol")
 	carol := e.dial(id)
 	carol.hello(pc.Token, 0)
 	carol.waitType(protocol.TypeSnapshot)
-	stalled.Store(pc.ID)
+	resume := e.stallClient(carol)
 	var last uint64
 	for i := 0; i < 20; i++ {
 		requireAck(t, a.cmd(map[string]any{"type": "chat", "text": fmt.Sprintf("a%d", i)}))
 		last = requireAck(t, b.cmd(map[string]any{"type": "chat", "text": fmt.Sprintf("b%d", i)})).seq()
 	}
-	w0, f0 := e.writeStats()
-	once.Do(func() { close(release) })
+	resume()
 	carol.waitSeq(last) // the harness checks that events are contiguous
-	// The writer counts a write after it returns, which may be after carol read it.
-	var w, f uint32
-	require.Eventually(t, func() bool {
-		w1, f1 := e.writeStats()
-		w, f = w1-w0, f1-f0
-		return f >= 40
-	}, 5*time.Second, time.Millisecond, "the burst's frames are counted")
-	require.Less(t, w, f/4, "the burst is coalesced: %d frames in %d writes", f, w)
 	for i, m := range carol.events[len(carol.events)-40:] {
 		who := "a"
 		if i%2 == 1 {
@@ -122,17 +43,9 @@ func TestQueuedBurstCoalescedInOrder(t *testing.T) {
 // TestReplyQueueFullDropsSlowConsumer: a client that does not read while it keeps
 // sending fills its reply queue and is dropped (1013 slow_consumer), not waited for.
 func TestReplyQueueFullDropsSlowConsumer(t *testing.T) {
-	release := make(chan struct{})
-	var aliceID atomic.Value
-	aliceID.Store("")
 	e := newEnv(t, nil, func(c *Config, _ *room.Options) { c.SendQueue = 8 })
-	e.srv.writeHook = func(id string) {
-		if id != "" && id == aliceID.Load().(string) {
-			<-release
-		}
-	}
-	_, a, b, pa, _ := twoPlayers(t, e)
-	aliceID.Store(pa.ID)
+	_, a, b, _, _ := twoPlayers(t, e)
+	resume := e.stallClient(a)
 	for i := 0; i < 20; i++ {
 		a.send(map[string]any{"type": "ping", "id": fmt.Sprintf("p%d", i)})
 	}
@@ -140,14 +53,73 @@ func TestReplyQueueFullDropsSlowConsumer(t *testing.T) {
 		5*time.Second, 10*time.Millisecond)
 	// Bob is not held up by Alice.
 	requireAck(t, b.cmd(map[string]any{"type": "chat", "text": "still here"}))
-	close(release)
+	resume()
 	code, reason := a.closeCode()
 	require.Equal(t, websocket.CloseTryAgainLater, code)
 	require.Equal(t, closeReasonSlow, reason)
 }
 
+// TestPingsKeepJoinedConnectionsOpen: the writer pings every PingPeriod; a client that
+// answers (gorilla's client does while it reads) stays connected through many
+// PongWaits, one that never answers is dropped once PongWait has passed.
+func TestPingsKeepJoinedConnectionsOpen(t *testing.T) {
+	e := newEnv(t, nil, func(c *Config, _ *room.Options) {
+		c.PongWait, c.PingPeriod = 300*time.Millisecond, 100*time.Millisecond
+	})
+	pa := e.player("Alice")
+	id := e.createRoom(pa.Token, map[string]any{"me": "black"})
+	alive := e.dial(id)
+	alive.hello(pa.Token, 0)
+	pings := make(chan struct{}, 64)
+	alive.ws.SetPingHandler(func(data string) error {
+		pings <- struct{}{}
+		return alive.ws.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(time.Second))
+	})
+	readErr := make(chan error, 1)
+	go func() { // the ping handler runs inside ReadMessage
+		for {
+			if _, _, err := alive.ws.ReadMessage(); err != nil {
+				readErr <- err
+				return
+			}
+		}
+	}()
+	start := time.Now()
+	e.rawDial(id) // sends hello, then never reads nor answers a ping
+	require.Eventually(t, func() bool { return e.subscribers(id) == 2 }, 5*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return e.connCount() == 1 }, 5*time.Second, 5*time.Millisecond,
+		"the silent client is dropped")
+	require.GreaterOrEqual(t, time.Since(start), 300*time.Millisecond, "not before PongWait")
+	// The answering client gets 10 pings (a second: over 3 PongWaits) and stays.
+	for i := 0; i < 10; i++ {
+		select {
+		case <-pings:
+		case err := <-readErr:
+			t.Fatalf("the answering client was dropped: %v", err)
+		case <-time.After(2 * time.Second):
+			t.Fatalf("ping %d did not come", i)
+		}
+	}
+	require.Equal(t, 1, e.connCount())
+}
+
+// TestBinaryFrameRefused: a binary frame gets a bad_request error (the protocol is JSON
+// text frames) and changes nothing; the connection stays usable.
+func TestBinaryFrameRefused(t *testing.T) {
+	e := newEnv(t, nil)
+	id, a, _, _, _ := twoPlayers(t, e)
+	require.NoError(t, a.ws.WriteMessage(websocket.BinaryMessage, []byte(`{"type":"move","id":"m1","ply":0,"point":"h8"}`)))
+	m := a.until("the error", func(m msg) bool { return m.typ() == protocol.TypeError })
+	require.Equal(t, protocol.CodeBadRequest, m.str("code"))
+	require.Contains(t, m.str("message"), "text frame")
+	stored, err := e.store.Events(context.Background(), id, 1)
+	require.NoError(t, err)
+	seq := requireAck(t, a.move(0, "h8")).seq()
+	require.Equal(t, stored[len(stored)-1].Seq+1, seq, "the binary move was not applied")
+}
+
 // TestConnGoroutinesEnd: after connections end (cleanly, by a network drop, or by the
-// server's shutdown) no reader, writer or clock goroutine is left.
+// server's shutdown) no reader or writer goroutine is left.
 func TestConnGoroutinesEnd(t *testing.T) {
 	e := newEnv(t, nil)
 	id, a, _, _, _ := twoPlayers(t, e)
@@ -170,9 +142,9 @@ func TestConnGoroutinesEnd(t *testing.T) {
 	require.Equal(t, websocket.CloseGoingAway, code)
 	require.Equal(t, closeReasonGone, reason)
 	require.Eventually(t, func() bool {
-		return goroutinesIn("gomoku/server.(*conn).serve") == 0 && writerGoroutines() == 0 && goroutinesIn("gomoku/server.(*clock).run") == 0
-	}, 5*time.Second, 10*time.Millisecond, "connection goroutines left: %d readers, %d writers, %d clocks",
-		goroutinesIn("gomoku/server.(*conn).serve"), writerGoroutines(), goroutinesIn("gomoku/server.(*clock).run"))
+		return goroutinesIn("gomoku/server.(*conn).serve") == 0 && writerGoroutines() == 0
+	}, 5*time.Second, 10*time.Millisecond, "connection goroutines left: %d readers, %d writers",
+		goroutinesIn("gomoku/server.(*conn).serve"), writerGoroutines())
 }
 
 // goroutinesIn counts goroutines with fn on their stack.
@@ -193,71 +165,4 @@ func goroutinesIn(fn string) int {
 		}
 	}
 	return k
-}
-
-// TestAppendTextFrame: the frames the writer builds itself are read back by gorilla,
-// for every length encoding, back to back in one write.
-func TestAppendTextFrame(t *testing.T) {
-	sizes := []int{0, 1, 125, 126, 127, 4096, 65535, 65536, 70000}
-	srvConn := make(chan *websocket.Conn, 1)
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ws, err := (&websocket.Upgrader{}).Upgrade(w, r, nil)
-		if err == nil {
-			srvConn <- ws
-		}
-	}))
-	defer ts.Close()
-	client, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(ts.URL, "http"), nil)
-	require.NoError(t, err)
-	defer client.Close()
-	server := <-srvConn
-	defer server.Close()
-	var buf []byte
-	for _, n := range sizes {
-		buf = appendTextFrame(buf, bytes.Repeat([]byte{'a' + byte(n%26)}, n))
-	}
-	go func() { _, _ = server.NetConn().Write(buf) }()
-	client.SetReadLimit(1 << 20)
-	for _, n := range sizes {
-		typ, data, err := client.ReadMessage()
-		require.NoError(t, err)
-		require.Equal(t, websocket.TextMessage, typ)
-		require.Equal(t, bytes.Repeat([]byte{'a' + byte(n%26)}, n), data, "frame of %d bytes", n)
-	}
-}
-
-// TestCommandWakesParkedPeers: after a command, the parked connections of the room get
-// its events (the room notifies them; nothing polls, and the next ping is 30 s away).
-func TestCommandWakesParkedPeers(t *testing.T) {
-	e, a, b, spec := quietRoom(t)
-	require.Eventually(t, func() bool { return e.parkedConns() == 3 }, 5*time.Second, 10*time.Millisecond)
-	seq := requireAck(t, a.move(0, "h8")).seq()
-	b.waitSeq(seq)
-	spec.waitSeq(seq)
-	require.Eventually(t, func() bool { return e.parkedConns() == 3 }, 5*time.Second, 10*time.Millisecond)
-	seq = requireAck(t, b.move(1, "a1")).seq()
-	a.waitSeq(seq)
-	spec.waitSeq(seq)
-}
-
-// TestSyncedEventsWakeParkedWriters: events stored through another node reach this
-// node's parked connections: the room notifies them when it catches up from pub/sub.
-func TestSyncedEventsWakeParkedWriters(t *testing.T) {
-	shortLinger(t, 50*time.Millisecond)
-	rc := backends(t)["miniredis"](t)
-	n1, n2 := newEnv(t, rc, withCluster), newEnv(t, rc, withCluster)
-	id, a, b := crossNodeGame(t, n1, n2, n2)
-	spec := n1.dial(id)
-	spec.hello("", 0)
-	spec.saw("the game started", func(m msg) bool { // in the snapshot or after it
-		if m.typ() == protocol.TypeSnapshot {
-			return m["room"].(map[string]any)["phase"] == "playing"
-		}
-		return m.typ() == protocol.TypeEvent && m.event().str("kind") == "started"
-	})
-	for ply, c := range []*wsClient{a, b, a} {
-		require.Eventually(t, func() bool { return n1.parkedConns() == 1 }, 5*time.Second, 5*time.Millisecond)
-		seq := requireAck(t, c.move(ply, []string{"h8", "a1", "h9"}[ply])).seq()
-		spec.waitSeq(seq)
-	}
 }

@@ -32,11 +32,14 @@
 //     errors to clients.
 //   - http.go: routes, JSON handlers, static frontend; create.go validates POST /api/rooms.
 //   - identity.go: player tokens (192 random bits; only the SHA-256 is stored, in Redis).
-//   - conn.go, conn_writer.go, conn_clock.go: one WebSocket connection = a reader
-//     goroutine for its whole life (the upgrade handler starts it and returns) plus a
-//     writer goroutine that runs only while there is something to send; one ping clock
-//     goroutine per Server wakes writers for pings. Bounded send queues, write deadlines,
-//     ping/pong, read limit, token-bucket rate limit.
+//   - conn.go, conn_writer.go: one WebSocket connection = two goroutines, as in
+//     gorilla's chat example: the reader (conn.serve, started by the upgrade handler,
+//     which then returns) reads, decodes and runs the client's commands under the
+//     connection's context; the writer (conn.writeLoop) sends the replies from a bounded
+//     send queue, the room's updates from the session's bounded queue, a ping every
+//     PingPeriod and the close. A full queue drops the client (1013 slow_consumer), never
+//     blocks the room. Write deadlines (writeWait), PongWait, read limit, token-bucket
+//     rate limit.
 //   - limits.go: per-IP cap, POST rate per IP, Origin allow-list, and the client IP
 //     (X-Forwarded-For only from Config.TrustedProxies).
 //   - cluster.go, cluster_presence.go: several nodes on one Redis (room watchers, the

@@ -36,6 +36,7 @@ type testEnv struct {
 	store room.Store
 	rc    redis.UniversalClient
 	node  *replica.Node // with withCluster
+	net   *stallNet     // the server side of every connection (stallClient)
 }
 
 // envOpt adjusts a test server's configuration and room options.
@@ -114,8 +115,11 @@ func newEnv(t *testing.T, rc redis.UniversalClient, opts ...envOpt) *testEnv {
 	if node != nil {
 		node.Start(mgr.Get)
 	}
-	ts := httptest.NewServer(srv.Handler())
-	env := &testEnv{t: t, srv: srv, ts: ts, mgr: mgr, store: store, rc: rc, node: node}
+	ts := httptest.NewUnstartedServer(srv.Handler())
+	sn := &stallNet{Listener: ts.Listener, conns: map[string]*stallConn{}}
+	ts.Listener = sn
+	ts.Start()
+	env := &testEnv{t: t, srv: srv, ts: ts, mgr: mgr, store: store, rc: rc, node: node, net: sn}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

@@ -114,12 +114,12 @@ func (a *ManagerRooms) Record(ctx context.Context, id, format string) ([]byte, e
 }
 
 // Join implements Rooms.
-func (a *ManagerRooms) Join(ctx context.Context, id string, who *Player, lastSeq uint64, notify func()) (Session, error) {
+func (a *ManagerRooms) Join(ctx context.Context, id string, who *Player, lastSeq uint64) (Session, error) {
 	var viewer room.Player
 	if who != nil {
 		viewer = room.Player{ID: who.ID, Name: who.Name}
 	}
-	r, sub, err := a.M.Join(ctx, id, room.SubscribeOptions{FromSeq: lastSeq, Viewer: viewer, Notify: notify})
+	r, sub, err := a.M.Join(ctx, id, room.SubscribeOptions{FromSeq: lastSeq, Viewer: viewer})
 	if err != nil {
 		return nil, err
 	}

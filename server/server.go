@@ -54,7 +54,6 @@ type Server struct {
 	origins  originChecker
 	upgrader websocket.Upgrader
 	frames   *frameCache
-	clock    *pingClock // pings of this server's connections
 
 	mu       sync.Mutex
 	conns    map[*conn]struct{}
@@ -63,10 +62,6 @@ type Server struct {
 	connWG   sync.WaitGroup
 	shutOnce sync.Once
 	shutErr  error
-
-	// writeHook, when set (tests), runs before every data frame a connection writes:
-	// blocking in it simulates a client whose network stalls.
-	writeHook func(playerID string)
 }
 
 // NewWith builds a Server over the given dependencies (tests inject fakes or an
@@ -93,7 +88,6 @@ func NewWith(cfg Config, deps Deps) (*Server, error) {
 		origins: newOriginChecker(cfg.AllowedOrigins),
 		conns:   map[*conn]struct{}{},
 		frames:  newFrameCache(),
-		clock:   &pingClock{},
 	}
 	s.metrics.countRooms(deps.Rooms.Live)
 	s.upgrader = websocket.Upgrader{
@@ -104,11 +98,10 @@ func NewWith(cfg Config, deps Deps) (*Server, error) {
 		HandshakeTimeout:  10 * time.Second,
 		CheckOrigin:       func(*http.Request) bool { return true }, // checked before Upgrade
 		EnableCompression: false,
-		// No WriteBufferSize: gorilla writes no data frames (the writer frames them
-		// itself, conn_writer.go writeRaw; control frames build their own buffer).
-		// The pool stays although it is never used: without one gorilla gives every
-		// connection a write buffer of its own (the hijacked 4 KiB one) for its
-		// lifetime.
+		// Write buffers come from a pool and go back after each message, so an idle
+		// connection holds none (without a pool gorilla keeps the hijacked 4 KiB
+		// buffer for the connection's lifetime).
+		WriteBufferSize: writeBufferSize,
 		WriteBufferPool: &sync.Pool{},
 	}
 	s.echo = s.routes()

@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -282,42 +280,21 @@ func TestFloodHitsRateLimit(t *testing.T) {
 }
 
 func TestSlowConsumerDroppedAndRecovers(t *testing.T) {
-	var mu sync.Mutex
-	var stall chan struct{}
 	e := newEnv(t, nil, func(c *Config, o *room.Options) {
 		c.SendQueue = 8
 		o.SubQueue = 8
 	})
-	var aliceID atomic.Value
-	aliceID.Store("")
-	e.srv.writeHook = func(id string) {
-		if id == "" || id != aliceID.Load().(string) {
-			return
-		}
-		mu.Lock()
-		ch := stall
-		mu.Unlock()
-		if ch != nil {
-			<-ch
-		}
-	}
 	id, a, b, pa, _ := twoPlayers(t, e)
-	aliceID.Store(pa.ID)
 	requireAck(t, a.move(0, "h8"))
 	b.waitSeq(a.lastSeq)
 	a.waitSeq(a.lastSeq)
 	seen := a.lastSeq
 	// Alice's network stalls: her writer blocks; Bob keeps chatting.
-	mu.Lock()
-	stall = make(chan struct{})
-	mu.Unlock()
+	resume := e.stallClient(a)
 	for i := 0; i < 40; i++ {
 		requireAck(t, b.cmd(map[string]any{"type": "chat", "text": fmt.Sprintf("msg %d", i)}))
 	}
-	mu.Lock()
-	close(stall)
-	stall = nil
-	mu.Unlock()
+	resume()
 	code, reason := a.closeCode()
 	require.Equal(t, websocket.CloseTryAgainLater, code)
 	require.Equal(t, "slow_consumer", reason)
