@@ -128,46 +128,50 @@ type ForbiddenPoint struct {
 }
 
 // ForbiddenPoints returns black's forbidden points on b, row by row from a1, whatever the
-// side to move; nil under other rules. Points whose lines hold too few black stones to
-// form two threes, two fours or six in a row are skipped without the full check.
+// side to move; nil under other rules. Only points whose lines hold enough black stones
+// within four points to form two threes, two fours or six in a row get the full check:
+// two threes need two lines with two stones each, two fours two lines with three or one
+// line with four, an overline one line with five (four of them within reach).
 func (b *Board) ForbiddenPoints() []ForbiddenPoint {
 	if b.rule != Renju {
 		return nil
 	}
+	n := b.size * b.size
+	// near[d][i] counts the black stones within four points of cell i along direction d.
+	var near [len(directions)][MaxSize * MaxSize]uint8
+	for i, c := range b.cells[:n] {
+		if c != Black {
+			continue
+		}
+		p := Point{i % b.size, i / b.size}
+		for j, d := range directions {
+			for k := -4; k <= 4; k++ {
+				if q := (Point{p.X + k*d.X, p.Y + k*d.Y}); k != 0 && q.Valid(b.size) {
+					near[j][q.Y*b.size+q.X]++
+				}
+			}
+		}
+	}
 	var out []ForbiddenPoint
-	for y := 0; y < b.size; y++ {
-		for x := 0; x < b.size; x++ {
-			p := Point{x, y}
-			if b.cells[y*b.size+x] != Empty || !b.mayBeForbidden(p) {
-				continue
+	for i, c := range b.cells[:n] {
+		if c != Empty {
+			continue
+		}
+		lines, four := 0, false
+		for j := range directions {
+			k := near[j][i]
+			four = four || k >= 4
+			if k >= 2 {
+				lines++
 			}
-			if k := b.forbiddenKind(p); k != NotForbidden {
-				out = append(out, ForbiddenPoint{Point: p, Kind: k})
-			}
+		}
+		if !four && lines < 2 {
+			continue
+		}
+		p := Point{i % b.size, i / b.size}
+		if k := b.forbiddenKind(p); k != NotForbidden {
+			out = append(out, ForbiddenPoint{Point: p, Kind: k})
 		}
 	}
 	return out
-}
-
-// mayBeForbidden reports whether the black stones within four points of p along its
-// lines could make p forbidden: two threes need two lines with two stones each, two
-// fours two lines with three or one line with four, an overline one line with five
-// (four of them within reach).
-func (b *Board) mayBeForbidden(p Point) bool {
-	lines := 0
-	for _, d := range directions {
-		n := 0
-		for k := -4; k <= 4; k++ {
-			if k != 0 && b.at(p, d, k) == Black {
-				n++
-			}
-		}
-		if n >= 4 {
-			return true
-		}
-		if n >= 2 {
-			lines++
-		}
-	}
-	return lines >= 2
 }
