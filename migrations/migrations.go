@@ -8,7 +8,10 @@
 // released by compare-and-delete), so when several nodes start at once exactly
 // one migrates and the others wait for it, then find nothing to do. A node
 // that dies mid-migration leaves the lock to expire; the next node re-runs the
-// unrecorded migration, so every migration is written to be safe to re-run.
+// unrecorded migration, so every migration is written to be safe to re-run. A
+// migration runs under a context that ends when its node loses the lock (a
+// renewal finds another token, or renewals fail until the lock may have
+// expired): it aborts, and Apply starts over under a new lock.
 //
 // Each migration is frozen once released: it names its keys literally and
 // never calls package eventlog, whose code follows the latest layout only.
@@ -131,7 +134,7 @@ func apply(ctx context.Context, c redis.UniversalClient, logger *slog.Logger, al
 
 // applyOnce takes the lock and applies the pending migrations; it stops with
 // ErrLockLost as soon as it finds that it no longer holds the lock.
-func applyOnce(ctx context.Context, c redis.UniversalClient, logger *slog.Logger, all []Migration, o options) error {
+func applyOnce(ctx context.Context, c redis.UniversalClient, logger *slog.Logger, all []Migration, o options) (err error) {
 	for i, m := range all {
 		if m.Version != i+1 {
 			return fmt.Errorf("migrations: migration %d has version %d", i+1, m.Version)
@@ -148,11 +151,18 @@ func applyOnce(ctx context.Context, c redis.UniversalClient, logger *slog.Logger
 	if cur == latest {
 		return nil
 	}
-	unlock, token, err := lock(ctx, c, logger, o)
+	ctx, unlock, token, err := lock(ctx, c, logger, o)
 	if err != nil {
 		return err
 	}
 	defer unlock()
+	// A migration runs under ctx, which ends when the lock is lost: it aborts rather
+	// than go on beside another node's run.
+	defer func() {
+		if errors.Is(context.Cause(ctx), ErrLockLost) {
+			err = ErrLockLost
+		}
+	}()
 	// Another node may have migrated while we waited for the lock.
 	if cur, err = version(ctx, c); err != nil {
 		return err
@@ -199,9 +209,12 @@ return 1`)
 	renewScript = redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`)
 )
 
-// lock waits for the migration lock and returns its release function. While
-// held, the lock is renewed every ttl/3.
-func lock(ctx context.Context, c redis.UniversalClient, logger *slog.Logger, o options) (func(), string, error) {
+// lock waits for the migration lock. It returns a context derived from ctx that ends
+// (with cause ErrLockLost) when the lock is lost, and the release function. While held,
+// the lock is renewed every ttl/3, each renewal within that time; the lock counts as lost
+// when a renewal finds another token (or none), or when renewals have failed for so long
+// that the lock may expire before the next one.
+func lock(ctx context.Context, c redis.UniversalClient, logger *slog.Logger, o options) (context.Context, func(), string, error) {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b)
 	token := hex.EncodeToString(b)
@@ -209,7 +222,7 @@ func lock(ctx context.Context, c redis.UniversalClient, logger *slog.Logger, o o
 	for {
 		ok, err := c.SetNX(ctx, KeyLock, token, o.lockTTL).Result()
 		if err != nil {
-			return nil, "", wrap("take lock", err)
+			return nil, nil, "", wrap("take lock", err)
 		}
 		if ok {
 			break
@@ -220,31 +233,53 @@ func lock(ctx context.Context, c redis.UniversalClient, logger *slog.Logger, o o
 		}
 		select {
 		case <-ctx.Done():
-			return nil, "", fmt.Errorf("migrations: waiting for the lock: %w", ctx.Err())
+			return nil, nil, "", fmt.Errorf("migrations: waiting for the lock: %w", ctx.Err())
 		case <-time.After(o.pollWait):
 		}
 	}
-	stop := make(chan struct{})
+	held, lost := context.WithCancelCause(ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		t := time.NewTicker(o.lockTTL / 3)
+		every := o.lockTTL / 3
+		t := time.NewTicker(every)
 		defer t.Stop()
+		renewed := time.Now()
 		for {
 			select {
-			case <-stop:
+			case <-held.Done():
 				return
 			case <-t.C:
-				_ = renewScript.Run(context.Background(), c, []string{KeyLock}, token, o.lockTTL.Milliseconds()).Err()
+			}
+			rctx, cancel := context.WithTimeout(held, every)
+			n, err := renewScript.Run(rctx, c, []string{KeyLock}, token, o.lockTTL.Milliseconds()).Int()
+			cancel()
+			switch {
+			case held.Err() != nil:
+				return
+			case err == nil && n == 1:
+				renewed = time.Now()
+			case err == nil:
+				logger.Error("migrations: the lock was taken over; aborting", "key", KeyLock)
+				lost(ErrLockLost)
+				return
+			case time.Since(renewed)+every >= o.lockTTL:
+				logger.Error("migrations: cannot renew the lock before it expires; aborting", "key", KeyLock, "err", err)
+				lost(ErrLockLost)
+				return
+			default:
+				logger.Warn("migrations: renewing the lock failed; retrying", "key", KeyLock, "err", err)
 			}
 		}
 	}()
-	return func() {
-		close(stop)
+	return held, func() {
+		lost(nil)
 		<-done
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		_ = unlockScript.Run(ctx, c, []string{KeyLock}, token).Err()
+		if err := unlockScript.Run(ctx, c, []string{KeyLock}, token).Err(); err != nil {
+			logger.Warn("migrations: releasing the lock failed; it expires", "key", KeyLock, "err", err)
+		}
 	}, token, nil
 }
 

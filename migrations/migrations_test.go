@@ -345,3 +345,39 @@ func TestApplyOnCluster(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, float64(1_700_000_007_000), sc)
 }
+
+// TestMigrationAbortsWhenItLosesTheLock: another node takes the lock while a long
+// migration runs (this one stalled past the lock's TTL). The migration's context ends
+// with ErrLockLost at the next renewal, the attempt stops without recording its version,
+// and the next attempt, under a lock of its own, applies it.
+func TestMigrationAbortsWhenItLosesTheLock(t *testing.T) {
+	m := miniredis.RunT(t)
+	c := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	t.Cleanup(func() { _ = c.Close() })
+	ctx := ctxT(t)
+	runs := 0
+	var cause error
+	list := append(All(), Migration{4, "long", func(ctx context.Context, c redis.UniversalClient) error {
+		runs++
+		if runs > 1 {
+			return nil
+		}
+		if err := c.Set(ctx, KeyLock, "another-node", time.Minute).Err(); err != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			cause = context.Cause(ctx)
+			// Give the lock back as the other node would when done.
+			return errors.Join(ctx.Err(), c.Del(context.WithoutCancel(ctx), KeyLock).Err())
+		case <-time.After(10 * time.Second):
+			return errors.New("the migration went on without its lock")
+		}
+	}})
+	require.NoError(t, apply(ctx, c, quiet(), list, options{lockTTL: 300 * time.Millisecond, pollWait: 10 * time.Millisecond}))
+	assert.ErrorIs(t, cause, ErrLockLost)
+	assert.Equal(t, 2, runs)
+	v, err := version(ctx, c)
+	require.NoError(t, err)
+	assert.Equal(t, 4, v)
+}
