@@ -42,7 +42,7 @@ func roomStacks(all string) string {
 type env struct {
 	t     *testing.T
 	clock *FakeClock
-	store *MemStore
+	store *faultStore
 	m     *Manager
 	ctx   context.Context
 }
@@ -51,7 +51,7 @@ type env struct {
 // and checked for leaks at the end of the test.
 func newEnv(t *testing.T, mod func(*Options)) *env {
 	noLeak(t)
-	e := &env{t: t, clock: NewFakeClock(t0), store: NewMemStore(), ctx: context.Background()}
+	e := &env{t: t, clock: NewFakeClock(t0), store: newFaultStore(), ctx: context.Background()}
 	opts := Options{Clock: e.clock, Players: stubPlayers(nil)}
 	if mod != nil {
 		mod(&opts)

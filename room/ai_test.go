@@ -307,8 +307,12 @@ func TestPassiveRoomRunsNoSearchUntilActive(t *testing.T) {
 	e := newEnv(t, func(o *Options) { o.Players = stubPlayers(stub); o.Passive = true })
 	r, s := e.vsAI(nil)
 	e.move(r, alice, 0, "a1")
-	time.Sleep(50 * time.Millisecond)
-	assert.Equal(t, int32(0), stub.started.Load(), "a passive room does not search")
+	// The move's reply follows the room's decision on the AI search (made on its
+	// goroutine before replying): ask the goroutine whether it started one.
+	var searching bool
+	require.NoError(t, r.control(e.ctx, func() { searching = r.search != nil }))
+	assert.False(t, searching, "a passive room does not search")
+	assert.Equal(t, int32(0), stub.started.Load())
 	require.NoError(t, r.SetPassive(e.ctx, false))
 	ev := waitEvent(t, s, EvMove)
 	for ev.Color != "white" {
@@ -328,7 +332,7 @@ func TestAIMoveWriteRetried(t *testing.T) {
 	e.store.FailAppends(1)
 	stub.gate <- struct{}{} // the AI answers; storing its move fails
 	<-attempted
-	time.Sleep(20 * time.Millisecond)
+	require.NoError(t, r.control(e.ctx, func() {}), "the room has handled the failed write")
 	assert.Equal(t, 1, r.State().Ply(), "nothing applied without the store")
 	e.clock.Advance(time.Second) // the retry
 	ev := waitEvent(t, s, EvMove)

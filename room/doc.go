@@ -45,8 +45,7 @@
 // # Persistence
 //
 // Store is the event log (Create, Append with the expected seq, Events); MemStore is the
-// in-memory implementation with failure injection (Fail, FailAppends, LoseAcks) used by
-// tests; package room/roomstore adapts room/eventlog (Redis, Lua append script, lobby
+// in-memory implementation (tests wrap it to inject failures); package room/roomstore adapts room/eventlog (Redis, Lua append script, lobby
 // indexes) to Store and Lister and lists the unfinished rooms to restore (LiveRooms).
 // A write whose outcome is unknown (Redis unreachable) is reported as unavailable and
 // the room reloads from the store before its next write, so a resent move is then

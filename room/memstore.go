@@ -9,17 +9,10 @@ import (
 )
 
 // MemStore is an in-memory Store (and Lister) for tests and single-process use. Events
-// are kept JSON-encoded, like a real store. Failure injection: Fail makes every call
-// fail with ErrStoreUnavailable until Fail(nil); FailAppends(n) fails the next n
-// appends; OnAppend runs before each append (inside the lock: keep it short).
+// are kept JSON-encoded, like a real store.
 type MemStore struct {
-	mu          sync.Mutex
-	rooms       map[string]*memRoom
-	failAll     error
-	failAppends int
-	loseAcks    int
-	appends     int
-	OnAppend    func(id string, expectedSeq uint64, events []Event)
+	mu    sync.Mutex
+	rooms map[string]*memRoom
 }
 
 type memRoom struct {
@@ -30,42 +23,6 @@ type memRoom struct {
 // NewMemStore returns an empty MemStore.
 func NewMemStore() *MemStore { return &MemStore{rooms: map[string]*memRoom{}} }
 
-// Fail makes every call fail with err wrapped in ErrStoreUnavailable (nil: heal).
-func (m *MemStore) Fail(err error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.failAll = err
-}
-
-// FailAppends makes the next n appends fail with ErrStoreUnavailable.
-func (m *MemStore) FailAppends(n int) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.failAppends = n
-}
-
-// LoseAcks makes the next n appends write their events but report ErrStoreUnavailable,
-// like a connection lost after the write (the outcome is unknown to the caller).
-func (m *MemStore) LoseAcks(n int) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.loseAcks = n
-}
-
-// Appends returns how many appends succeeded.
-func (m *MemStore) Appends() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.appends
-}
-
-func (m *MemStore) down() error {
-	if m.failAll != nil {
-		return fmt.Errorf("%w: %v", ErrStoreUnavailable, m.failAll)
-	}
-	return nil
-}
-
 // Create implements Store.
 func (m *MemStore) Create(ctx context.Context, id string, first Event, sum Summary) error {
 	if err := ctx.Err(); err != nil {
@@ -73,9 +30,6 @@ func (m *MemStore) Create(ctx context.Context, id string, first Event, sum Summa
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if err := m.down(); err != nil {
-		return err
-	}
 	if _, ok := m.rooms[id]; ok {
 		return ErrExists
 	}
@@ -97,16 +51,6 @@ func (m *MemStore) Append(ctx context.Context, id string, expectedSeq uint64, ev
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.OnAppend != nil {
-		m.OnAppend(id, expectedSeq, events)
-	}
-	if err := m.down(); err != nil {
-		return err
-	}
-	if m.failAppends > 0 {
-		m.failAppends--
-		return fmt.Errorf("%w: injected append failure", ErrStoreUnavailable)
-	}
 	r, ok := m.rooms[id]
 	if !ok {
 		return ErrNotFound
@@ -127,11 +71,6 @@ func (m *MemStore) Append(ctx context.Context, id string, expectedSeq uint64, ev
 	}
 	r.events = append(r.events, enc...)
 	r.sum = sum
-	m.appends++
-	if m.loseAcks > 0 {
-		m.loseAcks--
-		return fmt.Errorf("%w: injected lost reply (written)", ErrStoreUnavailable)
-	}
 	return nil
 }
 
@@ -142,9 +81,6 @@ func (m *MemStore) Events(ctx context.Context, id string, fromSeq uint64) ([]Eve
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if err := m.down(); err != nil {
-		return nil, err
-	}
 	r, ok := m.rooms[id]
 	if !ok {
 		return nil, ErrNotFound
@@ -167,9 +103,6 @@ func (m *MemStore) Events(ctx context.Context, id string, fromSeq uint64) ([]Eve
 func (m *MemStore) List(ctx context.Context, q ListQuery) ([]Summary, string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if err := m.down(); err != nil {
-		return nil, "", err
-	}
 	var all []Summary
 	for _, r := range m.rooms {
 		if (q.Status == "" || r.sum.Status == q.Status) && (q.All || r.sum.Public) {

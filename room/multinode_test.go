@@ -72,7 +72,7 @@ func TestCommandOnStaleCopyCatchesUp(t *testing.T) {
 // racingStore lets "another node" store a chat event just before every append of the
 // room under test, so each of its appends conflicts.
 type racingStore struct {
-	*MemStore
+	*faultStore
 	now     time.Time
 	appends int
 }
@@ -104,7 +104,7 @@ func TestConflictRetriesAreBounded(t *testing.T) {
 	r := e.humans(nil)
 	require.NoError(t, r.Stop(e.ctx))
 	<-r.Done()
-	rs := &racingStore{MemStore: e.store, now: t0}
+	rs := &racingStore{faultStore: e.store, now: t0}
 	evs, err := e.store.Events(e.ctx, r.ID(), 1)
 	require.NoError(t, err)
 	st, err := Replay(evs)
@@ -125,13 +125,13 @@ func TestConflictRetriesAreBounded(t *testing.T) {
 
 // readCountingStore counts Events calls (store reads), failed ones included.
 type readCountingStore struct {
-	*MemStore
+	*faultStore
 	reads atomic.Int64
 }
 
 func (s *readCountingStore) Events(ctx context.Context, id string, from uint64) ([]Event, error) {
 	defer s.reads.Add(1) // counted once answered
-	return s.MemStore.Events(ctx, id, from)
+	return s.faultStore.Events(ctx, id, from)
 }
 
 // TestReplicate: an event the room stored itself (its own pub/sub echo) costs
@@ -140,7 +140,7 @@ func (s *readCountingStore) Events(ctx context.Context, id string, from uint64) 
 // after RetryDelay.
 func TestReplicate(t *testing.T) {
 	e := newEnv(t, nil)
-	cs := &readCountingStore{MemStore: e.store}
+	cs := &readCountingStore{faultStore: e.store}
 	opts := Options{Clock: e.clock, Players: stubPlayers(nil)}
 	mA := NewManager(cs, opts)
 	opts.Passive = true
