@@ -11,9 +11,9 @@ import (
 	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
-// NewRoom normalizes settings and returns the created event of a new room (seq 1) and
-// the state it gives.
-func NewRoom(id string, settings Settings, now time.Time) (State, Event, error) {
+// NewState normalizes settings and returns the state of a new room and its created
+// event (seq 1), which the store keeps as the room's first event.
+func NewState(id string, settings Settings, now time.Time) (State, Event, error) {
 	settings, err := settings.Normalize()
 	if err != nil {
 		return State{}, Event{}, err

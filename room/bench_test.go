@@ -27,7 +27,7 @@ func BenchmarkApplyMove(b *testing.B) {
 
 func BenchmarkReplayGame(b *testing.B) {
 	s := finished(b)
-	_, first, _ := NewRoom("r1", s.Settings(), t0)
+	_, first, _ := NewState("r1", s.Settings(), t0)
 	log := []Event{first}
 	st := created(b, nil)
 	for _, c := range []Command{{Kind: CmdSit, By: alice, Color: "black"}, {Kind: CmdSit, By: bob, Color: "white"}} {

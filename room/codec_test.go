@@ -12,7 +12,7 @@ import (
 
 func TestEventJSON(t *testing.T) {
 	s := finished(t)
-	_, first, _ := NewRoom("r1", s.Settings(), t0)
+	_, first, _ := NewState("r1", s.Settings(), t0)
 	b, err := EncodeEvent(first)
 	require.NoError(t, err)
 	e, err := DecodeEvent(b)
@@ -54,7 +54,7 @@ func FuzzClientCommand(f *testing.F) {
 
 func FuzzDecodeEvent(f *testing.F) {
 	s := finished(f)
-	_, first, _ := NewRoom("r1", s.Settings(), t0)
+	_, first, _ := NewState("r1", s.Settings(), t0)
 	b, _ := EncodeEvent(first)
 	f.Add(b)
 	f.Add([]byte(`{"seq":5,"kind":"move","at":1,"game":1,"color":"black","point":"h8","ply":0}`))

@@ -22,7 +22,7 @@ func created(t testing.TB, mod func(*Settings)) State {
 	if mod != nil {
 		mod(&set)
 	}
-	s, _, err := NewRoom("r1", set, t0)
+	s, _, err := NewState("r1", set, t0)
 	require.NoError(t, err)
 	return s
 }

@@ -119,7 +119,7 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Room, error) 
 	if id == "" {
 		id = NewID()
 	}
-	st, first, err := NewRoom(id, set, m.opts.Clock.Now())
+	st, first, err := NewState(id, set, m.opts.Clock.Now())
 	if err != nil {
 		return nil, err
 	}

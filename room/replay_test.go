@@ -97,7 +97,7 @@ func TestReplayEqualsLive(t *testing.T) {
 				set.Time = TimeControl{PerMoveMS: 15_000}
 			}
 		})
-		_, first, _ := NewRoom("r1", s.Settings(), t0)
+		_, first, _ := NewState("r1", s.Settings(), t0)
 		log := []Event{first}
 		now := t0
 		accepted := 0
@@ -146,7 +146,7 @@ func TestReplayEqualsLive(t *testing.T) {
 
 func TestReplayRejectsBrokenLogs(t *testing.T) {
 	s := play(t, seated(t, nil), "h8", "i9")
-	_, first, _ := NewRoom("r1", s.Settings(), t0)
+	_, first, _ := NewState("r1", s.Settings(), t0)
 	_, err := Replay(nil)
 	assert.Error(t, err)
 	_, err = Replay([]Event{{Seq: 1, Kind: EvMove}})
