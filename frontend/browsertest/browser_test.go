@@ -1,6 +1,7 @@
 package browsertest
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -152,6 +153,11 @@ func TestPhoneLayout(t *testing.T) {
 	p.Play("h8")
 	p.WaitMoves(2)
 	p.Open("/")
+	id := strings.TrimPrefix(path, "/r/")
+	p.Wait("the lobby lists the live game", fmt.Sprintf(`document.querySelector('#h-live').closest('section').querySelector('a.room[data-room=%q]') !== null`, id), 15*time.Second)
+	entry := Eval[string](p, fmt.Sprintf(`document.querySelector('a.room[data-room=%q]').textContent`, id))
+	require.Contains(t, entry, "AI · Beginner", "the machine seat from the room summary")
+	require.Contains(t, entry, "Freestyle")
 	require.LessOrEqual(t, Eval[int](p, `document.documentElement.scrollWidth - document.documentElement.clientWidth`), 0, "lobby fits too")
 }
 
