@@ -120,8 +120,8 @@ func (r *Room) Err() error {
 	return nil
 }
 
-// Do sends cmd to the room and waits for its reply. Errors are *Error values (see
-// ClientError); ErrRoomClosed when the room stopped; ctx's error when ctx ended first
+// Do sends cmd to the room and waits for its reply. Refusals are the package's
+// sentinels (errors.Is; protocol.Code reads their codes); ErrRoomClosed when the room stopped; ctx's error when ctx ended first
 // (the command may or may not have been applied then).
 func (r *Room) Do(ctx context.Context, cmd Command) (Reply, error) {
 	return r.do(ctx, request{cmd: cmd, reply: make(chan response, 1)})

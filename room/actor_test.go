@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -62,7 +64,7 @@ func TestActorPersistThenPublish(t *testing.T) {
 	e.store.FailAppends(1)
 	before := r.State()
 	_, err := r.Do(e.ctx, Command{Kind: CmdMove, By: bob, Ply: 1, Point: "i9"})
-	assert.Equal(t, "unavailable", Code(err))
+	assert.Equal(t, "unavailable", protocol.Code(err))
 	assert.Equal(t, before, r.State())
 	// The client resends: applied once.
 	rep := e.move(r, bob, 1, "i9")
@@ -81,7 +83,7 @@ func TestActorPersistThenPublish(t *testing.T) {
 	// The whole store down: refused with unavailable, state intact.
 	e.store.Fail(errors.New("connection refused"))
 	_, err = r.Do(e.ctx, Command{Kind: CmdMove, By: alice, Ply: 2, Point: "h9"})
-	assert.Equal(t, "unavailable", Code(err))
+	assert.Equal(t, "unavailable", protocol.Code(err))
 	e.store.Fail(nil)
 	e.move(r, alice, 2, "h9")
 }
@@ -93,7 +95,7 @@ func TestActorUnknownWriteOutcome(t *testing.T) {
 	// The write happens but its reply is lost: the client is told unavailable.
 	e.store.LoseAcks(1)
 	_, err := r.Do(e.ctx, Command{Kind: CmdMove, By: alice, Ply: 0, Point: "h8"})
-	assert.Equal(t, "unavailable", Code(err))
+	assert.Equal(t, "unavailable", protocol.Code(err))
 	assert.Equal(t, uint64(4), r.State().Seq(), "not applied locally")
 	// The client resends: the room catches up from the store and acknowledges the
 	// stored move as a duplicate; it is stored once.
@@ -128,7 +130,7 @@ func TestActorRefusalsHaveCodes(t *testing.T) {
 		{Command{Kind: CmdSit, By: carol, Color: "white"}, "seat_taken"},
 	} {
 		_, err := r.Do(e.ctx, tc.cmd)
-		assert.Equal(t, tc.code, Code(err), "%+v", tc.cmd)
+		assert.Equal(t, tc.code, protocol.Code(err), "%+v", tc.cmd)
 	}
 	assert.Equal(t, uint64(4), r.State().Seq())
 }
@@ -255,14 +257,14 @@ func TestActorPresenceRejoinAndClaim(t *testing.T) {
 	assert.Equal(t, t0.UnixMilli(), pr.White.Since)
 	assert.False(t, pr.White.Claimable)
 	_, err = r.Do(e.ctx, Command{Kind: CmdClaimVictory, By: alice})
-	assert.Equal(t, "not_allowed", Code(err), "too early to claim")
+	assert.Equal(t, "not_allowed", protocol.Code(err), "too early to claim")
 
 	// Bob rejoins within the grace: connected again, claim still refused.
 	e.clock.Advance(30 * time.Second)
 	sb = e.sub(r, bob, r.State().Seq())
 	waitFor(t, "bob back", func() bool { return r.Presence().White.Connected })
 	_, err = r.Do(e.ctx, Command{Kind: CmdClaimVictory, By: alice})
-	assert.Equal(t, "not_allowed", Code(err))
+	assert.Equal(t, "not_allowed", protocol.Code(err))
 
 	// Bob drops again and stays away past the grace: claimable, then claimed.
 	sb.Close()
@@ -305,7 +307,7 @@ func TestActorClockFlagsByTimer(t *testing.T) {
 	assert.Equal(t, ReasonTimeout, ev.Reason)
 	// A late move gets game_over.
 	_, err := r.Do(e.ctx, Command{Kind: CmdMove, By: bob, Ply: 1, Point: "i9"})
-	assert.Equal(t, "game_over", Code(err))
+	assert.Equal(t, "game_over", protocol.Code(err))
 }
 
 func TestActorLateMoveFlagsFirst(t *testing.T) {
@@ -316,7 +318,7 @@ func TestActorLateMoveFlagsFirst(t *testing.T) {
 	e.sub(r, alice, 0)
 	e.clock.Advance(6 * time.Second)
 	_, err := r.Do(e.ctx, Command{Kind: CmdMove, By: alice, Ply: 0, Point: "h8"})
-	assert.Equal(t, "game_over", Code(err))
+	assert.Equal(t, "game_over", protocol.Code(err))
 	res, reason, _ := r.State().Result()
 	assert.Equal(t, ResultWhite, res)
 	assert.Equal(t, ReasonTimeout, reason)
@@ -405,20 +407,22 @@ func TestActorIdleStop(t *testing.T) {
 func TestManagerCreateValidation(t *testing.T) {
 	e := newEnv(t, nil)
 	_, err := e.m.Create(e.ctx, CreateRequest{Settings: Settings{Size: 9}})
-	assert.Equal(t, "bad_request", Code(err))
+	assert.Equal(t, "bad_request", protocol.Code(err))
 	_, err = e.m.Create(e.ctx, CreateRequest{Settings: DefaultSettings(), Color: "black"})
-	assert.Equal(t, "unauthorized", Code(err))
+	assert.Equal(t, "unauthorized", protocol.Code(err))
 	set := DefaultSettings()
 	set.White = SeatSpec{Kind: AI, Level: "novice"}
 	_, err = e.m.Create(e.ctx, CreateRequest{Settings: set, Creator: &alice, Color: "white"})
-	assert.Equal(t, "bad_request", Code(err), "the white seat is the AI's")
-	r, err := e.m.Create(e.ctx, CreateRequest{Settings: DefaultSettings(), Creator: &alice, Color: "random"})
+	assert.Equal(t, "bad_request", protocol.Code(err), "the white seat is the AI's")
+	_, err = e.m.Create(e.ctx, CreateRequest{Settings: DefaultSettings(), Creator: &alice, Color: "random"})
+	assert.Equal(t, "bad_request", protocol.Code(err), "the caller draws a random colour")
+	r, err := e.m.Create(e.ctx, CreateRequest{Settings: DefaultSettings(), Creator: &alice, Color: "white"})
 	require.NoError(t, err)
-	assert.NotEqual(t, 0, int(r.State().ColorOf(alice.ID)))
+	assert.Equal(t, engine.White, r.State().ColorOf(alice.ID))
 	_, err = e.m.Create(e.ctx, CreateRequest{ID: r.ID(), Settings: DefaultSettings()})
-	assert.Equal(t, "conflict", Code(err))
+	assert.Equal(t, "conflict", protocol.Code(err))
 	_, err = e.m.Get(e.ctx, "nope")
-	assert.Equal(t, "no_such_room", Code(err))
+	assert.Equal(t, "no_such_room", protocol.Code(err))
 	assert.Len(t, e.m.List(), 1)
 	sums, _, err := e.store.List(e.ctx, ListQuery{Status: "open"})
 	require.NoError(t, err)
@@ -428,7 +432,7 @@ func TestManagerCreateValidation(t *testing.T) {
 	defer cancel()
 	require.NoError(t, e.m.Shutdown(ctx))
 	_, err = e.m.Create(e.ctx, CreateRequest{Settings: DefaultSettings()})
-	assert.Equal(t, "shutting_down", Code(err))
+	assert.Equal(t, "shutting_down", protocol.Code(err))
 	<-r.Done()
 }
 

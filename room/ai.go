@@ -235,7 +235,7 @@ func (r *Room) aiResult(m aiMsg) {
 	case errors.Is(err, ErrUnavailable):
 		r.pendingAI = &m
 		r.retryAt = r.opts.Clock.Now().Add(r.opts.RetryDelay)
-	case errors.Is(err, ErrStaleAIResult), errors.Is(err, ErrGameOver), errors.Is(err, ErrConflict):
+	case errors.Is(err, ErrStaleAIResult), errors.Is(err, ErrGameOver), errors.Is(err, ErrTimeUp), errors.Is(err, ErrConflict):
 		r.syncAI()
 	default:
 		r.opts.Logger.Warn("room: AI move refused", "room", r.id, "move", cmd.Point, "err", err)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -233,9 +234,9 @@ func TestAIHint(t *testing.T) {
 	require.NotNil(t, rep.Hint)
 	assert.Equal(t, "h8", rep.Hint.Point)
 	_, err := r.Do(e.ctx, Command{Kind: CmdHint, By: bob})
-	assert.Equal(t, "not_your_turn", Code(err))
+	assert.Equal(t, "not_your_turn", protocol.Code(err))
 	_, err = r.Do(e.ctx, Command{Kind: CmdHint, By: carol})
-	assert.Equal(t, "not_a_player", Code(err))
+	assert.Equal(t, "not_a_player", protocol.Code(err))
 	assert.Equal(t, uint64(4), r.State().Seq(), "hints are not stored")
 }
 
@@ -256,7 +257,7 @@ func TestSchedulerCapsAndQueues(t *testing.T) {
 	run, wait, slots := s.Stats()
 	assert.Equal(t, [3]int{1, 1, 1}, [3]int{run, wait, slots})
 	assert.ErrorIs(t, s.Admit(), ErrAIBusy)
-	assert.Equal(t, "ai_busy", Code(s.Admit()))
+	assert.Equal(t, "ai_busy", protocol.Code(s.Admit()))
 
 	// A cancelled waiter leaves the queue.
 	cctx, cancel := context.WithCancel(ctx)
@@ -293,7 +294,7 @@ func TestAIQueuedStatusAndBusyRefusal(t *testing.T) {
 	set := DefaultSettings()
 	set.White = SeatSpec{Kind: AI, Level: "novice"}
 	_, err = e.m.Create(e.ctx, CreateRequest{Settings: set, Creator: &bob, Color: "black"})
-	assert.Equal(t, "ai_busy", Code(err))
+	assert.Equal(t, "ai_busy", protocol.Code(err))
 	// Human rooms are still fine.
 	_, err = e.m.Create(e.ctx, CreateRequest{Settings: DefaultSettings(), Creator: &bob, Color: "black"})
 	assert.NoError(t, err)
@@ -373,5 +374,5 @@ func TestManagerJoin(t *testing.T) {
 	assert.Equal(t, "finished", u.Snapshot.Status)
 	assert.NotSame(t, r, r2)
 	_, _, err = e.m.Join(e.ctx, "missing", SubscribeOptions{})
-	assert.Equal(t, "no_such_room", Code(err))
+	assert.Equal(t, "no_such_room", protocol.Code(err))
 }

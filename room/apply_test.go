@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -181,8 +182,8 @@ func TestApplyTable(t *testing.T) {
 			ns, evs, err := Apply(s, tt.cmd, now)
 			if tt.err != nil {
 				require.Error(t, err)
-				assert.True(t, errors.Is(err, tt.err), "got %v (%s), want %v", err, Code(err), tt.err)
-				assert.Equal(t, Code(tt.err), Code(err))
+				assert.True(t, errors.Is(err, tt.err), "got %v (%s), want %v", err, protocol.Code(err), tt.err)
+				assert.Equal(t, protocol.Code(tt.err), protocol.Code(err))
 				assert.Nil(t, evs)
 				assert.Equal(t, s, ns, "a refused command changes nothing")
 				return
@@ -222,7 +223,7 @@ func TestApplyDetails(t *testing.T) {
 	t.Run("forbidden message names the kind", func(t *testing.T) {
 		s := play(t, seated(t, func(s *Settings) { s.Rule = "renju" }), "g8", "a1", "h8", "a2", "i9", "a3", "i10", "a15")
 		_, _, err := Apply(s, Command{Kind: CmdMove, By: alice, Ply: 8, Point: "i8"}, t0)
-		e := ClientError(err)
+		e := protocol.ClientError(err)
 		assert.Equal(t, "forbidden", e.Code)
 		assert.Equal(t, "double_three", e.Message)
 	})

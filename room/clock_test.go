@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -35,7 +36,7 @@ func TestClockFischer(t *testing.T) {
 	// Expired: the move is refused, the flag ends the game for white.
 	_, _, err = Apply(s, Command{Kind: CmdMove, By: alice, Ply: 2, Point: "h9"}, at(73*time.Second))
 	assert.ErrorIs(t, err, ErrTimeUp)
-	assert.Equal(t, "game_over", Code(err))
+	assert.Equal(t, "game_over", protocol.Code(err))
 	s2, evs := apply(t, s, Command{Kind: CmdTimeout}, at(73*time.Second))
 	require.Equal(t, []EventKind{EvGameOver}, kinds(evs))
 	assert.Equal(t, ResultWhite, evs[0].Result)

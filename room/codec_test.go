@@ -24,9 +24,9 @@ func TestEventJSON(t *testing.T) {
 	assert.Equal(t, "r1", m["room"])
 
 	_, err = DecodeEvent([]byte(`{"seq":1,"kind":"explode"}`))
-	assert.Equal(t, "unknown_type", Code(err))
+	assert.Equal(t, "unknown_type", protocol.Code(err))
 	_, err = DecodeEvent([]byte(`{"seq":1,"kind":"chat","bogus":1}`))
-	assert.Equal(t, "bad_json", Code(err))
+	assert.Equal(t, "bad_json", protocol.Code(err))
 }
 
 // FuzzClientCommand applies whatever the protocol decoder accepts: it is refused with
@@ -46,7 +46,7 @@ func FuzzClientCommand(f *testing.F) {
 		c.By = bob
 		s := play(t, seated(t, nil), "h8")
 		_, _, err = Apply(s, c, t0)
-		if err != nil && Code(err) == "internal" {
+		if err != nil && protocol.Code(err) == "internal" {
 			t.Fatalf("apply %+v: %v", c, err)
 		}
 	})

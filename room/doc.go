@@ -8,7 +8,8 @@
 // the Events that record the change, numbered from state.Seq()+1. It does no I/O and
 // starts no goroutine; State is an immutable value. Replay(events) rebuilds the State
 // from the event log (both go through the same fold, so live and replayed states are
-// equal). Refusals are *Error values with stable protocol codes (ClientError, Code);
+// equal). Refusals are the package's sentinels (ErrNotYourTurn, …: protocol errors
+// compared by identity, with stable codes that protocol.Code reads);
 // a resent duplicate move yields a *DuplicateError holding the seq to acknowledge again.
 //
 // # Actor
@@ -80,7 +81,7 @@
 //	for u := range sub.C { … u.Snapshot (+u.Resync) / u.Event / u.AI / u.Presence … }
 //	// sub.C closed: sub.Err() is ErrSlowSubscriber, ErrRoomStopped or ErrUnsubscribed
 //	rep, err := r.Do(ctx, room.Command{Kind: room.CmdMove, By: me, Ply: 4, Point: "h8"})
-//	// err: room.ClientError(err).Code is the protocol code; ack with rep.Seq (rep.Duplicate
+//	// err: protocol.Code(err) is its stable code; ack with rep.Seq (rep.Duplicate
 //	// for a resent move); a hint command's answer is rep.Hint
 //	m.Shutdown(ctx)
 //

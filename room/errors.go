@@ -9,26 +9,11 @@ import (
 	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
-// Error is a client-facing error with a stable code from docs/protocol.md. Two
-// *Error values match with errors.Is when their codes are equal, so a detailed error
-// (for example a forbidden point with its kind) still matches its sentinel.
-type Error struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
+// newError declares a room sentinel: a protocol error with a stable code, compared by
+// identity (two sentinels sharing a code are different errors).
+func newError(code, msg string) error { return protocol.NewError("room", code, msg) }
 
-// Error implements error.
-func (e *Error) Error() string { return e.Message }
-
-// Is reports whether target is an *Error with the same code.
-func (e *Error) Is(target error) bool {
-	t, ok := target.(*Error)
-	return ok && t.Code == e.Code
-}
-
-func newError(code, msg string) *Error { return &Error{Code: code, Message: "room: " + msg} }
-
-// Sentinel errors, each with its stable protocol code.
+// Sentinel errors, each with its stable protocol code (protocol.Code reads it).
 var (
 	ErrBadRequest     = newError(protocol.CodeBadRequest, "bad request")
 	ErrBadJSON        = newError(protocol.CodeBadJSON, "malformed JSON")
@@ -96,39 +81,12 @@ func (e *DuplicateError) Error() string {
 // Is makes errors.Is(err, ErrDuplicate) true.
 func (e *DuplicateError) Is(target error) bool { return target == ErrDuplicate }
 
-// ClientError maps any error to the client-facing *Error: *Error values (also wrapped)
-// are returned as they are, context errors become unavailable, anything else internal.
-func ClientError(err error) *Error {
-	if err == nil {
-		return nil
-	}
-	var e *Error
-	if errors.As(err, &e) {
-		return e
-	}
-	if errors.Is(err, ErrSeqConflict) {
-		return ErrConflict
-	}
-	if errors.Is(err, ErrStoreUnavailable) {
-		return ErrUnavailable
-	}
-	return &Error{Code: ErrInternal.Code, Message: ErrInternal.Message}
-}
-
-// Code returns the stable protocol code of err ("" for nil).
-func Code(err error) string {
-	if err == nil {
-		return ""
-	}
-	return ClientError(err).Code
-}
-
 // moveError maps an engine legality error to the room's client error.
 func moveError(err error) error {
 	var fe *engine.ForbiddenError
 	switch {
 	case errors.As(err, &fe):
-		return &Error{Code: ErrForbidden.Code, Message: fe.Kind.String()}
+		return protocol.Detail(ErrForbidden, "%s", fe.Kind)
 	case errors.Is(err, engine.ErrOffBoard), errors.Is(err, engine.ErrBadPoint):
 		return ErrOffBoard
 	case errors.Is(err, engine.ErrOccupied):

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 // Example drives a room: create it, seat two players, play to five and read the events.
@@ -41,7 +42,7 @@ func Example() {
 	}
 	// A wrong move is refused with a stable code and changes nothing.
 	_, err = r.Do(ctx, room.Command{Kind: room.CmdMove, By: bob, Ply: 9, Point: "b1"})
-	fmt.Println("refused:", room.Code(err))
+	fmt.Println("refused:", protocol.Code(err))
 
 	for u := range sub.C {
 		if u.Event == nil {

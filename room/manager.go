@@ -63,7 +63,8 @@ func (m *Manager) Scheduler() *Scheduler { return m.opts.Scheduler }
 func (m *Manager) Options() Options { return m.opts }
 
 // CreateRequest describes a new room. Creator (optional) sits at Color: "black",
-// "white", "random" or "" / "none" (not seated). ID is generated when empty.
+// "white" or "" / "none" (not seated); a random colour is the caller's to draw (the
+// server does, for "me":"random"). ID is generated when empty.
 type CreateRequest struct {
 	ID       string
 	Settings Settings
@@ -98,11 +99,6 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Room, error) 
 	}
 	color := req.Color
 	switch color {
-	case "random":
-		color = "black"
-		if n, _ := rand.Int(rand.Reader, big.NewInt(2)); n.Int64() == 1 {
-			color = "white"
-		}
 	case "", "none":
 		color = ""
 	case "black", "white":

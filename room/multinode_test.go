@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -58,8 +59,8 @@ func TestCommandOnStaleCopyCatchesUp(t *testing.T) {
 	// A real refusal stays one: alice's stale resend at ply 0 through B.
 	_, err = rB.Do(e.ctx, Command{Kind: CmdMove, By: alice, Ply: 0, Point: "a1"})
 	require.Error(t, err)
-	assert.NotEqual(t, "conflict", Code(err))
-	assert.NotEqual(t, "game_not_started", Code(err))
+	assert.NotEqual(t, "conflict", protocol.Code(err))
+	assert.NotEqual(t, "game_not_started", protocol.Code(err))
 
 	evs, err := e.store.Events(e.ctx, rA.ID(), 1)
 	require.NoError(t, err)
@@ -113,7 +114,7 @@ func TestConflictRetriesAreBounded(t *testing.T) {
 	t.Cleanup(func() { _ = r2.Stop(context.Background()) })
 
 	_, err = r2.Do(e.ctx, Command{Kind: CmdMove, By: alice, Ply: 0, Point: "h8"})
-	assert.Equal(t, "conflict", Code(err))
+	assert.Equal(t, "conflict", protocol.Code(err))
 	assert.Equal(t, maxCatchUps+1, rs.appends)
 	evs, err = e.store.Events(e.ctx, r.ID(), 1)
 	require.NoError(t, err)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 // PlayerResolver returns the engine.Player of a machine seat (built-in AI at a level or
@@ -120,7 +121,7 @@ func (o Options) withDefaults() Options {
 }
 
 // ErrNoEngines is returned by DefaultPlayers for external engine seats.
-var ErrNoEngines = &Error{Code: ErrNoSuchEngine.Code, Message: "room: no external engines are configured"}
+var ErrNoEngines = protocol.Detail(ErrNoSuchEngine, "no external engines are configured")
 
 // DefaultPlayers resolves built-in AI seats with engine.NewPlayer at the seat's level;
 // it refuses external engine seats (configure Options.Players for those).

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -107,7 +108,7 @@ func TestReplayEqualsLive(t *testing.T) {
 			ns, evs, err := Apply(s, cmd, now)
 			if err != nil {
 				require.Equal(t, s, ns, "seed %d: refused %s changed the state", seed, cmd.Kind)
-				require.NotEmpty(t, Code(err))
+				require.NotEmpty(t, protocol.Code(err))
 				continue
 			}
 			accepted++

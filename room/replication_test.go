@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -24,7 +25,7 @@ func TestRemotePresenceCountsOtherNodes(t *testing.T) {
 	e.move(r, bob, 1, "i9")
 	e.clock.Advance(2 * time.Minute)
 	_, err := r.Do(e.ctx, Command{Kind: CmdClaimVictory, By: alice})
-	assert.Equal(t, "not_allowed", Code(err), "bob is connected through node B")
+	assert.Equal(t, "not_allowed", protocol.Code(err), "bob is connected through node B")
 	assert.False(t, r.Presence().White.Claimable)
 
 	// A local spectator and a node C with Bob's third tab.

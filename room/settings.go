@@ -1,11 +1,11 @@
 package room
 
 import (
-	"fmt"
 	"time"
 	"unicode/utf8"
 
 	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 // SeatKind says who plays a seat.
@@ -92,16 +92,18 @@ func (s Settings) Normalize() (Settings, error) {
 		s.White.Kind = Human
 	}
 	if _, err := engine.ParseRule(s.Rule); err != nil {
-		return s, fmt.Errorf("%w: rule %q", ErrBadSettings, s.Rule)
+		return s, protocol.Detail(ErrBadSettings, `"rule" must be freestyle, standard or renju`)
 	}
 	if s.Size < engine.MinSize || s.Size > engine.MaxSize {
-		return s, fmt.Errorf("%w: size %d (want %d..%d)", ErrBadSettings, s.Size, engine.MinSize, engine.MaxSize)
+		return s, protocol.Detail(ErrBadSettings, `"size" must be %d..%d`, engine.MinSize, engine.MaxSize)
 	}
-	t := s.Time
-	if t.BaseMS < 0 || t.BaseMS > MaxBaseMS || t.IncrementMS < 0 || t.IncrementMS > MaxIncrementMS ||
-		t.PerMoveMS < 0 || t.PerMoveMS > MaxPerMoveMS || (t.BaseMS == 0 && t.IncrementMS != 0) ||
-		(t.BaseMS != 0 && t.BaseMS < MinBaseMS) || (t.PerMoveMS != 0 && t.PerMoveMS < MinPerMoveMS) {
-		return s, fmt.Errorf("%w: time control", ErrBadSettings)
+	switch t := s.Time; {
+	case t.BaseMS != 0 && (t.BaseMS < MinBaseMS || t.BaseMS > MaxBaseMS):
+		return s, protocol.Detail(ErrBadSettings, `"time.base_ms" must be 0 or %d..%d`, MinBaseMS, MaxBaseMS)
+	case t.IncrementMS < 0 || t.IncrementMS > MaxIncrementMS || (t.BaseMS == 0 && t.IncrementMS != 0):
+		return s, protocol.Detail(ErrBadSettings, `"time.increment_ms" must be 0..%d and needs base_ms`, MaxIncrementMS)
+	case t.PerMoveMS != 0 && (t.PerMoveMS < MinPerMoveMS || t.PerMoveMS > MaxPerMoveMS):
+		return s, protocol.Detail(ErrBadSettings, `"time.per_move_ms" must be 0 or %d..%d`, MinPerMoveMS, MaxPerMoveMS)
 	}
 	for _, seat := range []*SeatSpec{&s.Black, &s.White} {
 		switch seat.Kind {
@@ -110,15 +112,15 @@ func (s Settings) Normalize() (Settings, error) {
 		case AI:
 			seat.Engine = ""
 			if seat.Level == "" {
-				return s, fmt.Errorf("%w: AI seat without level", ErrBadSettings)
+				return s, protocol.Detail(ErrBadSettings, "an AI seat needs a level")
 			}
 		case Engine:
 			seat.Level = ""
 			if seat.Engine == "" {
-				return s, fmt.Errorf("%w: engine seat without engine name", ErrBadSettings)
+				return s, protocol.Detail(ErrBadSettings, "an engine seat needs an engine name")
 			}
 		default:
-			return s, fmt.Errorf("%w: seat kind %q", ErrBadSettings, seat.Kind)
+			return s, protocol.Detail(ErrBadSettings, `seat "kind" must be human, ai or engine`)
 		}
 	}
 	return s, nil

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
-// Store errors. Implementations return (or wrap) these.
+// Store errors. Implementations return (or wrap) these. A client that meets one is
+// told conflict or unavailable.
 var (
-	ErrSeqConflict      = errors.New("room: store: sequence conflict")
-	ErrStoreUnavailable = errors.New("room: store: unavailable")
+	ErrSeqConflict      = newError(protocol.CodeConflict, "store: sequence conflict")
+	ErrStoreUnavailable = newError(protocol.CodeUnavailable, "store: unavailable")
 	ErrNotFound         = errors.New("room: store: no such room")
 	ErrExists           = errors.New("room: store: room exists")
 )

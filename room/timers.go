@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 func (r *Room) shouldStop() bool {
@@ -95,7 +96,7 @@ func (r *Room) onTimer() {
 		default:
 			continue // the opponent may claim
 		}
-		if _, err := r.commit(cmd, now); err != nil && Code(err) == ErrUnavailable.Code {
+		if _, err := r.commit(cmd, now); err != nil && protocol.Code(err) == protocol.CodeUnavailable {
 			r.retryAt = now.Add(r.opts.RetryDelay)
 		}
 	}

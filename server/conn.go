@@ -133,7 +133,9 @@ func (c *conn) enqueueItem(o *outgoing) bool {
 	}
 }
 
-func (c *conn) sendError(id string, e *Error) {
+// sendError answers message id with err as the client sees it (protocol.ClientError).
+func (c *conn) sendError(id string, err error) {
+	e := c.s.edgeError(err)
 	c.s.metrics.countError(e.Code)
 	c.enqueue(protocol.Encode(protocol.ErrorMsg{Type: protocol.TypeError, ID: id, Code: e.Code, Message: e.Message}))
 }
@@ -203,7 +205,7 @@ func (c *conn) readOne() bool {
 		return true
 	}
 	helloBefore := c.helloSeen
-	c.handle(msg, AsError(derr))
+	c.handle(msg, derr)
 	if !helloBefore && c.helloSeen {
 		// From the hello on, any frame (pongs included) within pongWait keeps it open.
 		// Later frames set it when they arrive (above): their handling ends well within
@@ -257,12 +259,12 @@ func (c *conn) limit(id string) bool {
 		c.requestClose(closePolicy, closeReasonFlood)
 		return false
 	}
-	c.sendError(id, Errorf(protocol.CodeRateLimited, "too many messages: at most %g per second", c.s.cfg.RateLimit))
+	c.sendError(id, protocol.Errorf(protocol.CodeRateLimited, "too many messages: at most %g per second", c.s.cfg.RateLimit))
 	return false
 }
 
 // handle runs one decoded client frame (or answers its decoding error).
-func (c *conn) handle(msg protocol.ClientMsg, derr *Error) {
+func (c *conn) handle(msg protocol.ClientMsg, derr error) {
 	if derr != nil {
 		c.sendError(msg.ID, derr)
 		return
@@ -274,13 +276,13 @@ func (c *conn) handle(msg protocol.ClientMsg, derr *Error) {
 		return
 	case msg.Type == protocol.TypeHello:
 		if c.helloSeen {
-			c.sendError(msg.ID, Errorf(protocol.CodeBadRequest, "hello was already accepted on this connection"))
+			c.sendError(msg.ID, protocol.Errorf(protocol.CodeBadRequest, "hello was already accepted on this connection"))
 			return
 		}
 		c.hello(msg)
 		return
 	case !c.helloSeen:
-		c.sendError(msg.ID, Errorf(protocol.CodeHelloRequired, `send {"type":"hello"} first`))
+		c.sendError(msg.ID, protocol.Errorf(protocol.CodeHelloRequired, `send {"type":"hello"} first`))
 		return
 	}
 	c.command(msg)
@@ -291,14 +293,13 @@ func (c *conn) hello(msg protocol.ClientMsg) {
 	defer cancel()
 	p, err := authenticate(ctx, c.s.players, msg.Token)
 	if err != nil {
-		c.sendError(msg.ID, AsError(err))
+		c.sendError(msg.ID, err)
 		return
 	}
 	sess, err := c.s.rooms.Join(ctx, c.roomID, p, msg.LastSeq)
 	if err != nil {
-		e := c.s.edgeError(err)
-		c.sendError(msg.ID, e)
-		if e.Code == protocol.CodeNoSuchRoom {
+		c.sendError(msg.ID, err)
+		if protocol.Code(err) == protocol.CodeNoSuchRoom {
 			c.requestClose(closePolicy, closeReasonNoRoom)
 		}
 		return
@@ -318,11 +319,11 @@ func (c *conn) hello(msg protocol.ClientMsg) {
 // command runs a room command and answers ack or error.
 func (c *conn) command(msg protocol.ClientMsg) {
 	if msg.Type != protocol.TypeChat && msg.Type != protocol.TypeSit && c.player == nil {
-		c.sendError(msg.ID, Errorf(protocol.CodeNotAPlayer, "spectators cannot play: send a token in hello to take a seat"))
+		c.sendError(msg.ID, protocol.Errorf(protocol.CodeNotAPlayer, "spectators cannot play: send a token in hello to take a seat"))
 		return
 	}
 	if c.player == nil {
-		c.sendError(msg.ID, Errorf(protocol.CodeUnauthorized, "this needs a player token in hello (POST /api/players)"))
+		c.sendError(msg.ID, protocol.Errorf(protocol.CodeUnauthorized, "this needs a player token in hello (POST /api/players)"))
 		return
 	}
 	cmd := room.ClientCommand(msg)
@@ -335,7 +336,7 @@ func (c *conn) command(msg protocol.ClientMsg) {
 		rep, err = room.Reply{Seq: dup.Seq, Duplicate: true}, nil
 	}
 	if err != nil {
-		c.sendError(msg.ID, c.s.edgeError(err))
+		c.sendError(msg.ID, err)
 		return
 	}
 	if msg.Type == protocol.TypeMove && !rep.Duplicate {

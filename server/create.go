@@ -4,113 +4,62 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/json"
-	"time"
 
 	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 // maxCreateBody bounds the POST /api/rooms body.
 const maxCreateBody = 4096
 
-// SeatRequest is a seat in a create-room request.
-type SeatRequest struct {
-	Kind   string `json:"kind"`             // human, ai, engine
-	Level  string `json:"level,omitempty"`  // ai: an engine level name
-	Engine string `json:"engine,omitempty"` // engine: a configured engine name
-}
-
-// TimeRequest is the time control of a create-room request (all zero: no clock).
-type TimeRequest struct {
-	BaseMS      int64 `json:"base_ms"`
-	IncrementMS int64 `json:"increment_ms"`
-	PerMoveMS   int64 `json:"per_move_ms"`
-}
-
 // CreateRoomRequest is the body of POST /api/rooms (docs/protocol.md).
 type CreateRoomRequest struct {
-	Rule      string       `json:"rule"`
-	Size      int          `json:"size"`
-	Time      *TimeRequest `json:"time"`
-	Me        string       `json:"me"`
-	Opponent  *SeatRequest `json:"opponent"`
-	Black     *SeatRequest `json:"black"`
-	White     *SeatRequest `json:"white"`
-	Public    *bool        `json:"public"`
-	Takebacks *bool        `json:"takebacks"`
-	Chat      *bool        `json:"chat"`
-	Hints     *bool        `json:"hints"`
+	Rule      string            `json:"rule"`
+	Size      int               `json:"size"`
+	Time      *room.TimeControl `json:"time"`
+	Me        string            `json:"me"`
+	Opponent  *room.SeatSpec    `json:"opponent"`
+	Black     *room.SeatSpec    `json:"black"`
+	White     *room.SeatSpec    `json:"white"`
+	Public    *bool             `json:"public"`
+	Takebacks *bool             `json:"takebacks"`
+	Chat      *bool             `json:"chat"`
+	Hints     *bool             `json:"hints"`
 }
 
-// NewRoom is a validated, normalised create-room request: both seats resolved, random
-// colour drawn. OwnerColor is the creator's seat ("" when the creator only watches).
+// NewRoom is a validated create-room request: the room's settings (normalised by
+// room.Settings.Normalize, the one validation of settings) and the creator's seat,
+// OwnerColor ("" when the creator only watches; a random colour is drawn here).
 type NewRoom struct {
-	Rule       string
-	Size       int
-	Time       TimeRequest
-	Black      SeatRequest
-	White      SeatRequest
-	Public     bool
-	Takebacks  bool
-	Chat       bool
-	Hints      bool
+	room.Settings
 	OwnerColor string
 }
 
-// Limits of the time control.
-const (
-	maxBaseMS      = int64(3 * time.Hour / time.Millisecond)
-	minBaseMS      = int64(10 * time.Second / time.Millisecond)
-	maxIncrementMS = int64(time.Minute / time.Millisecond)
-	maxPerMoveMS   = int64(time.Hour / time.Millisecond)
-	minPerMoveMS   = int64(time.Second / time.Millisecond)
-)
-
 // ParseCreateRoom decodes and validates a create-room body. engines is the set of
 // configured external engine names.
-func ParseCreateRoom(body []byte, engines map[string]string) (NewRoom, *Error) {
+func ParseCreateRoom(body []byte, engines map[string]string) (NewRoom, error) {
 	var req CreateRoomRequest
 	if len(body) > maxCreateBody {
-		return NewRoom{}, Errorf(protocol.CodeTooLarge, "body larger than %d bytes", maxCreateBody)
+		return NewRoom{}, protocol.Errorf(protocol.CodeTooLarge, "body larger than %d bytes", maxCreateBody)
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		return NewRoom{}, Errorf(protocol.CodeBadJSON, "malformed body: %s", protocol.Truncate(err.Error(), 120))
+		return NewRoom{}, protocol.Errorf(protocol.CodeBadJSON, "malformed body: %s", protocol.Truncate(err.Error(), 120))
 	}
 	if dec.More() {
-		return NewRoom{}, Errorf(protocol.CodeBadJSON, "trailing data after the JSON object")
+		return NewRoom{}, protocol.Errorf(protocol.CodeBadJSON, "trailing data after the JSON object")
 	}
 	return req.Normalize(engines)
 }
 
 // Normalize validates req and fills the defaults: rule freestyle, size 15, no clock,
 // me random, opponent human, public, takebacks and chat on, hints off (on against AI).
-func (req CreateRoomRequest) Normalize(engines map[string]string) (NewRoom, *Error) {
-	r := NewRoom{Rule: req.Rule, Size: req.Size, Public: true, Takebacks: true, Chat: true}
-	if r.Rule == "" {
-		r.Rule = "freestyle"
-	}
-	if _, err := engine.ParseRule(r.Rule); err != nil {
-		return NewRoom{}, Errorf(protocol.CodeBadRequest, `"rule" must be freestyle, standard or renju`)
-	}
-	if r.Size == 0 {
-		r.Size = engine.DefaultSize
-	}
-	if r.Size < engine.MinSize || r.Size > engine.MaxSize {
-		return NewRoom{}, Errorf(protocol.CodeBadRequest, `"size" must be %d..%d`, engine.MinSize, engine.MaxSize)
-	}
+func (req CreateRoomRequest) Normalize(engines map[string]string) (NewRoom, error) {
+	r := NewRoom{Settings: room.Settings{Rule: req.Rule, Size: req.Size, Public: true, Takebacks: true, Chat: true}}
 	if req.Time != nil {
-		t := *req.Time
-		switch {
-		case t.BaseMS != 0 && (t.BaseMS < minBaseMS || t.BaseMS > maxBaseMS):
-			return NewRoom{}, Errorf(protocol.CodeBadRequest, `"time.base_ms" must be 0 or %d..%d`, minBaseMS, maxBaseMS)
-		case t.IncrementMS < 0 || t.IncrementMS > maxIncrementMS || (t.BaseMS == 0 && t.IncrementMS != 0):
-			return NewRoom{}, Errorf(protocol.CodeBadRequest, `"time.increment_ms" must be 0..%d and needs base_ms`, maxIncrementMS)
-		case t.PerMoveMS != 0 && (t.PerMoveMS < minPerMoveMS || t.PerMoveMS > maxPerMoveMS):
-			return NewRoom{}, Errorf(protocol.CodeBadRequest, `"time.per_move_ms" must be 0 or %d..%d`, minPerMoveMS, maxPerMoveMS)
-		}
-		r.Time = t
+		r.Time = *req.Time
 	}
 	for _, o := range []struct {
 		v   *bool
@@ -127,25 +76,25 @@ func (req CreateRoomRequest) Normalize(engines map[string]string) (NewRoom, *Err
 	switch me {
 	case "none":
 		if req.Black == nil || req.White == nil || req.Opponent != nil {
-			return NewRoom{}, Errorf(protocol.CodeBadRequest, `"me":"none" (AI vs AI) needs "black" and "white" seats and no "opponent"`)
+			return NewRoom{}, protocol.Errorf(protocol.CodeBadRequest, `"me":"none" (AI vs AI) needs "black" and "white" seats and no "opponent"`)
 		}
-		for _, s := range []*SeatRequest{req.Black, req.White} {
-			if s.Kind != "ai" && s.Kind != "engine" {
-				return NewRoom{}, Errorf(protocol.CodeBadRequest, `with "me":"none" both seats must be "ai" or "engine"`)
+		for _, s := range []*room.SeatSpec{req.Black, req.White} {
+			if !s.IsMachine() {
+				return NewRoom{}, protocol.Errorf(protocol.CodeBadRequest, `with "me":"none" both seats must be "ai" or "engine"`)
 			}
 		}
-		var e *Error
-		if r.Black, e = checkSeat(*req.Black, engines); e != nil {
-			return NewRoom{}, e
+		var err error
+		if r.Black, err = checkSeat(*req.Black, engines); err != nil {
+			return NewRoom{}, err
 		}
-		if r.White, e = checkSeat(*req.White, engines); e != nil {
-			return NewRoom{}, e
+		if r.White, err = checkSeat(*req.White, engines); err != nil {
+			return NewRoom{}, err
 		}
 	case "black", "white", "random":
 		if req.Black != nil || req.White != nil {
-			return NewRoom{}, Errorf(protocol.CodeBadRequest, `"black"/"white" seats are only for "me":"none"; use "opponent"`)
+			return NewRoom{}, protocol.Errorf(protocol.CodeBadRequest, `"black"/"white" seats are only for "me":"none"; use "opponent"`)
 		}
-		opp := SeatRequest{Kind: "human"}
+		opp := room.SeatSpec{Kind: room.Human}
 		if req.Opponent != nil {
 			opp = *req.Opponent
 		}
@@ -162,38 +111,42 @@ func (req CreateRoomRequest) Normalize(engines map[string]string) (NewRoom, *Err
 		}
 		r.OwnerColor = me
 		if me == "black" {
-			r.Black, r.White = SeatRequest{Kind: "human"}, o
+			r.Black, r.White = room.SeatSpec{Kind: room.Human}, o
 		} else {
-			r.Black, r.White = o, SeatRequest{Kind: "human"}
+			r.Black, r.White = o, room.SeatSpec{Kind: room.Human}
 		}
 	default:
-		return NewRoom{}, Errorf(protocol.CodeBadRequest, `"me" must be black, white, random or none`)
+		return NewRoom{}, protocol.Errorf(protocol.CodeBadRequest, `"me" must be black, white, random or none`)
 	}
-	machine := r.Black.Kind != "human" || r.White.Kind != "human"
-	r.Hints = machine
+	r.Hints = r.Black.IsMachine() || r.White.IsMachine()
 	if req.Hints != nil {
 		r.Hints = *req.Hints
 	}
+	set, err := r.Settings.Normalize()
+	if err != nil {
+		return NewRoom{}, err
+	}
+	r.Settings = set
 	return r, nil
 }
 
-func checkSeat(s SeatRequest, engines map[string]string) (SeatRequest, *Error) {
+func checkSeat(s room.SeatSpec, engines map[string]string) (room.SeatSpec, error) {
 	switch s.Kind {
-	case "", "human":
-		return SeatRequest{Kind: "human"}, nil
-	case "ai":
+	case "", room.Human:
+		return room.SeatSpec{Kind: room.Human}, nil
+	case room.AI:
 		if s.Level == "" {
 			s.Level = "intermediate"
 		}
 		if _, err := engine.LevelByName(s.Level); err != nil {
-			return s, Errorf(protocol.CodeBadRequest, "unknown AI level %q (see GET /api/engines)", protocol.Truncate(s.Level, 32))
+			return s, protocol.Errorf(protocol.CodeBadRequest, "unknown AI level %q (see GET /api/engines)", protocol.Truncate(s.Level, 32))
 		}
-		return SeatRequest{Kind: "ai", Level: s.Level}, nil
-	case "engine":
+		return room.SeatSpec{Kind: room.AI, Level: s.Level}, nil
+	case room.Engine:
 		if _, ok := engines[s.Engine]; !ok || s.Engine == "" {
-			return s, Errorf(protocol.CodeNoSuchEngine, "no configured engine %q (see GET /api/engines)", protocol.Truncate(s.Engine, 32))
+			return s, protocol.Errorf(protocol.CodeNoSuchEngine, "no configured engine %q (see GET /api/engines)", protocol.Truncate(s.Engine, 32))
 		}
-		return SeatRequest{Kind: "engine", Engine: s.Engine}, nil
+		return room.SeatSpec{Kind: room.Engine, Engine: s.Engine}, nil
 	}
-	return s, Errorf(protocol.CodeBadRequest, `seat "kind" must be human, ai or engine`)
+	return s, protocol.Errorf(protocol.CodeBadRequest, `seat "kind" must be human, ai or engine`)
 }

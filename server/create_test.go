@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/stretchr/testify/require"
 )
@@ -21,13 +22,13 @@ func TestParseCreateRoom(t *testing.T) {
 			require.True(t, r.Public && r.Takebacks && r.Chat)
 			require.False(t, r.Hints)
 			require.Contains(t, []string{"black", "white"}, r.OwnerColor)
-			require.Equal(t, "human", r.Black.Kind)
-			require.Equal(t, "human", r.White.Kind)
+			require.Equal(t, room.Human, r.Black.Kind)
+			require.Equal(t, room.Human, r.White.Kind)
 		}},
 		{name: "vs AI as white", in: `{"rule":"renju","me":"white","opponent":{"kind":"ai","level":"novice"},"public":false}`,
 			check: func(t *testing.T, r NewRoom) {
 				require.Equal(t, "white", r.OwnerColor)
-				require.Equal(t, SeatRequest{Kind: "ai", Level: "novice"}, r.Black)
+				require.Equal(t, room.SeatSpec{Kind: room.AI, Level: "novice"}, r.Black)
 				require.False(t, r.Public)
 				require.True(t, r.Hints)
 			}},
@@ -67,7 +68,7 @@ func TestParseCreateRoom(t *testing.T) {
 			r, err := ParseCreateRoom([]byte(tc.in), engines)
 			if tc.code != "" {
 				require.NotNil(t, err, "%+v", r)
-				require.Equal(t, tc.code, err.Code, err.Message)
+				require.Equal(t, tc.code, protocol.Code(err), "%v", err)
 				return
 			}
 			require.Nil(t, err)
@@ -87,23 +88,23 @@ func FuzzParseCreateRoom(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		r, err := ParseCreateRoom(body, engines)
 		if err != nil {
-			require.True(t, protocol.KnownCode(err.Code), err.Code)
+			require.True(t, protocol.KnownCode(protocol.Code(err)), "%v", err)
 			return
 		}
 		require.Contains(t, []string{"freestyle", "standard", "renju"}, r.Rule)
 		require.True(t, r.Size >= 15 && r.Size <= 20)
 		require.True(t, r.Time.BaseMS >= 0 && r.Time.IncrementMS >= 0 && r.Time.PerMoveMS >= 0)
-		for _, s := range []SeatRequest{r.Black, r.White} {
-			require.Contains(t, []string{"human", "ai", "engine"}, s.Kind)
+		for _, s := range []room.SeatSpec{r.Black, r.White} {
+			require.Contains(t, []room.SeatKind{room.Human, room.AI, room.Engine}, s.Kind)
 		}
 		switch r.OwnerColor {
 		case "black":
-			require.Equal(t, "human", r.Black.Kind)
+			require.Equal(t, room.Human, r.Black.Kind)
 		case "white":
-			require.Equal(t, "human", r.White.Kind)
+			require.Equal(t, room.Human, r.White.Kind)
 		case "":
-			require.NotEqual(t, "human", r.Black.Kind)
-			require.NotEqual(t, "human", r.White.Kind)
+			require.NotEqual(t, room.Human, r.Black.Kind)
+			require.NotEqual(t, room.Human, r.White.Kind)
 		default:
 			t.Fatalf("owner colour %q", r.OwnerColor)
 		}

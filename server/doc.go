@@ -27,9 +27,10 @@
 //   - config.go: Config and its defaults; cmd/gomokud maps flags and environment to it.
 //   - The wire protocol (message types, the decoder, error codes and their HTTP
 //     statuses) is room/protocol.
-//   - errors.go: the one typed edge error (*Error: stable code, message, HTTP status);
-//     Server.edgeError maps room and store errors to it; only http.go and conn.go write
-//     errors to clients.
+//   - Errors: handlers and the room return plain errors; protocol.Error (room/protocol)
+//     carries the stable code. Server.edgeError (server.go) turns any error into what
+//     the client is told, logging the causes that are not the client's fault; only
+//     http.go and conn.go write errors to clients.
 //   - http.go: routes, JSON handlers, static frontend; create.go validates POST /api/rooms.
 //   - identity.go: player tokens (192 random bits; only the SHA-256 is stored, in Redis).
 //   - conn.go, conn_writer.go: one WebSocket connection = two goroutines, as in

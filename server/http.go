@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -36,7 +37,7 @@ func (s *Server) routes() *echo.Echo {
 	api.GET("/rooms/:id", s.getRoom)
 	api.GET("/rooms/:id/record", s.getRecord)
 	api.GET("/engines", s.engines)
-	api.Any("/*", func(echo.Context) error { return Errorf(protocol.CodeNotFound, "no such API route") })
+	api.Any("/*", func(echo.Context) error { return protocol.Errorf(protocol.CodeNotFound, "no such API route") })
 
 	e.GET("/ws/rooms/:id", s.websocket)
 	e.GET("/healthz", func(c echo.Context) error {
@@ -62,30 +63,32 @@ func (s *Server) httpError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
+	status := 0
 	var he *echo.HTTPError
-	var e *Error
-	switch {
-	case errors.As(err, &he):
+	if errors.As(err, &he) {
 		switch he.Code {
 		case http.StatusNotFound:
-			e = Errorf(protocol.CodeNotFound, "not found")
+			err = protocol.Errorf(protocol.CodeNotFound, "not found")
 		case http.StatusMethodNotAllowed:
-			e = Errorf(protocol.CodeMethodNotAllowed, "method not allowed")
+			err = protocol.Errorf(protocol.CodeMethodNotAllowed, "method not allowed")
 		case http.StatusRequestEntityTooLarge:
-			e = Errorf(protocol.CodeTooLarge, "request body too large")
+			err = protocol.Errorf(protocol.CodeTooLarge, "request body too large")
 		default:
-			e = &Error{Code: protocol.CodeBadRequest, Message: http.StatusText(he.Code), Status: he.Code}
+			// Echo's other refusals keep their status.
+			err, status = protocol.Errorf(protocol.CodeBadRequest, "%s", http.StatusText(he.Code)), he.Code
 		}
-	default:
-		e = s.edgeError(err)
+	}
+	e := s.edgeError(err)
+	if status == 0 {
+		status = protocol.HTTPStatus(e.Code)
 	}
 	s.metrics.countError(e.Code)
 	body := map[string]any{"error": map[string]string{"code": e.Code, "message": e.Message}}
 	if c.Request().Method == http.MethodHead {
-		_ = c.NoContent(e.Status)
+		_ = c.NoContent(status)
 		return
 	}
-	_ = c.JSON(e.Status, body)
+	_ = c.JSON(status, body)
 }
 
 func (s *Server) recoverMW(next echo.HandlerFunc) echo.HandlerFunc {
@@ -96,7 +99,7 @@ func (s *Server) recoverMW(next echo.HandlerFunc) echo.HandlerFunc {
 					panic(r)
 				}
 				s.log.Error("panic in handler", "path", c.Path(), "panic", r)
-				err = Errorf(protocol.CodeInternal, "internal error")
+				err = protocol.Errorf(protocol.CodeInternal, "internal error")
 			}
 		}()
 		return next(c)
@@ -111,7 +114,7 @@ func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 		if s.log.Enabled(c.Request().Context(), slog.LevelDebug) {
 			status := c.Response().Status
 			if err != nil {
-				status = AsError(err).Status
+				status = protocol.HTTPStatus(protocol.Code(err))
 			}
 			s.log.Debug("http", "method", c.Request().Method, "path", c.Request().URL.Path,
 				"status", status, "took", time.Since(start), "ip", c.RealIP())
@@ -124,10 +127,10 @@ func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 func readBody(c echo.Context, max int64) ([]byte, error) {
 	b, err := io.ReadAll(io.LimitReader(c.Request().Body, max+1))
 	if err != nil {
-		return nil, Errorf(protocol.CodeBadRequest, "cannot read body")
+		return nil, protocol.Errorf(protocol.CodeBadRequest, "cannot read body")
 	}
 	if int64(len(b)) > max {
-		return nil, Errorf(protocol.CodeTooLarge, "body larger than %d bytes", max)
+		return nil, protocol.Errorf(protocol.CodeTooLarge, "body larger than %d bytes", max)
 	}
 	return b, nil
 }
@@ -137,7 +140,7 @@ func (s *Server) bearer(c echo.Context) (Player, error) {
 	h := c.Request().Header.Get("Authorization")
 	tok, ok := strings.CutPrefix(h, "Bearer ")
 	if !ok || strings.TrimSpace(tok) == "" {
-		return Player{}, Errorf(protocol.CodeUnauthorized, "send Authorization: Bearer <token> (POST /api/players gives one)")
+		return Player{}, protocol.Errorf(protocol.CodeUnauthorized, "send Authorization: Bearer <token> (POST /api/players gives one)")
 	}
 	p, err := authenticate(c.Request().Context(), s.players, strings.TrimSpace(tok))
 	if err != nil {
@@ -148,7 +151,7 @@ func (s *Server) bearer(c echo.Context) (Player, error) {
 
 func (s *Server) createPlayer(c echo.Context) error {
 	if !s.posts.allow(c.RealIP()) {
-		return Errorf(protocol.CodeRateLimited, "too many requests, slow down")
+		return protocol.Errorf(protocol.CodeRateLimited, "too many requests, slow down")
 	}
 	b, err := readBody(c, 1024)
 	if err != nil {
@@ -158,7 +161,7 @@ func (s *Server) createPlayer(c echo.Context) error {
 		Name string `json:"name"`
 	}
 	if err := json.Unmarshal(b, &req); err != nil {
-		return Errorf(protocol.CodeBadJSON, `body must be {"name": "..."}`)
+		return protocol.Errorf(protocol.CodeBadJSON, `body must be {"name": "..."}`)
 	}
 	p, token, err := register(c.Request().Context(), s.players, req.Name)
 	if err != nil {
@@ -181,10 +184,10 @@ func (s *Server) createRoom(c echo.Context) error {
 		return err
 	}
 	if !s.posts.allow(c.RealIP()) {
-		return Errorf(protocol.CodeRateLimited, "too many requests, slow down")
+		return protocol.Errorf(protocol.CodeRateLimited, "too many requests, slow down")
 	}
 	if s.draining.Load() {
-		return Errorf(protocol.CodeShuttingDown, "server is shutting down")
+		return protocol.Errorf(protocol.CodeShuttingDown, "server is shutting down")
 	}
 	b, err := readBody(c, maxCreateBody)
 	if err != nil {
@@ -210,17 +213,17 @@ func (s *Server) listRooms(c echo.Context) error {
 		q.Status = "live"
 	case "live", "open", "finished":
 	default:
-		return Errorf(protocol.CodeBadRequest, `"status" must be live, open or finished`)
+		return protocol.Errorf(protocol.CodeBadRequest, `"status" must be live, open or finished`)
 	}
 	if v := c.QueryParam("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 100 {
-			return Errorf(protocol.CodeBadRequest, `"limit" must be 1..100`)
+			return protocol.Errorf(protocol.CodeBadRequest, `"limit" must be 1..100`)
 		}
 		q.Limit = n
 	}
 	if len(q.Cursor) > 128 {
-		return Errorf(protocol.CodeBadRequest, "bad cursor")
+		return protocol.Errorf(protocol.CodeBadRequest, "bad cursor")
 	}
 	page, err := s.rooms.List(c.Request().Context(), q)
 	if err != nil {
@@ -247,7 +250,7 @@ func validRoomID(id string) bool {
 func (s *Server) getRoom(c echo.Context) error {
 	id := c.Param("id")
 	if !validRoomID(id) {
-		return Errorf(protocol.CodeNoSuchRoom, "no such room")
+		return protocol.Errorf(protocol.CodeNoSuchRoom, "no such room")
 	}
 	snap, err := s.rooms.Snapshot(c.Request().Context(), id)
 	if err != nil {
@@ -276,7 +279,7 @@ func (s *Server) roomHolder(c echo.Context) error {
 func (s *Server) getRecord(c echo.Context) error {
 	id := c.Param("id")
 	if !validRoomID(id) {
-		return Errorf(protocol.CodeNoSuchRoom, "no such room")
+		return protocol.Errorf(protocol.CodeNoSuchRoom, "no such room")
 	}
 	format := c.QueryParam("format")
 	if format == "" {
@@ -289,7 +292,7 @@ func (s *Server) getRecord(c echo.Context) error {
 	case "sgf":
 		ctype = "application/x-go-sgf; charset=utf-8"
 	default:
-		return Errorf(protocol.CodeBadRequest, `"format" must be psq or sgf`)
+		return protocol.Errorf(protocol.CodeBadRequest, `"format" must be psq or sgf`)
 	}
 	body, err := s.rooms.Record(c.Request().Context(), id, format)
 	if err != nil {
@@ -329,7 +332,7 @@ func sortByName(m []map[string]string) {
 
 func (s *Server) readyz(c echo.Context) error {
 	if s.draining.Load() {
-		return Errorf(protocol.CodeShuttingDown, "shutting down")
+		return protocol.Errorf(protocol.CodeShuttingDown, "shutting down")
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 	defer cancel()
@@ -342,7 +345,7 @@ func (s *Server) readyz(c echo.Context) error {
 	}
 	s.metrics.RedisLatency.Observe(time.Since(start).Seconds())
 	if err != nil {
-		return &Error{Code: protocol.CodeUnavailable, Message: "store unreachable", Status: http.StatusServiceUnavailable, cause: err}
+		return fmt.Errorf("%w: %w", protocol.Errorf(protocol.CodeUnavailable, "store unreachable"), err)
 	}
 	return c.JSON(http.StatusOK, map[string]string{"status": "ready"})
 }
@@ -351,18 +354,18 @@ func (s *Server) readyz(c echo.Context) error {
 func (s *Server) websocket(c echo.Context) error {
 	r := c.Request()
 	if s.draining.Load() {
-		return Errorf(protocol.CodeShuttingDown, "server is shutting down, reconnect shortly")
+		return protocol.Errorf(protocol.CodeShuttingDown, "server is shutting down, reconnect shortly")
 	}
 	if !s.origins.check(r) {
-		return &Error{Code: protocol.CodeBadOrigin, Message: "origin not allowed", Status: http.StatusForbidden}
+		return protocol.Errorf(protocol.CodeBadOrigin, "origin not allowed")
 	}
 	id := c.Param("id")
 	if !validRoomID(id) {
-		return Errorf(protocol.CodeNoSuchRoom, "no such room")
+		return protocol.Errorf(protocol.CodeNoSuchRoom, "no such room")
 	}
 	ip := c.RealIP()
 	if !s.ipConns.acquire(ip) {
-		return Errorf(protocol.CodeTooManyConns, "too many connections from your address (max %d)", s.cfg.MaxConnsPerIP)
+		return protocol.Errorf(protocol.CodeTooManyConns, "too many connections from your address (max %d)", s.cfg.MaxConnsPerIP)
 	}
 	ws, err := s.upgrader.Upgrade(c.Response(), r, nil)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -145,14 +146,14 @@ func (s redisPlayers) ByHash(ctx context.Context, h string) (Player, error) {
 }
 
 func unavailable(err error) error {
-	return &Error{Code: protocol.CodeUnavailable, Message: "store unavailable, try again", Status: 503, cause: err}
+	return fmt.Errorf("%w: %w", protocol.Errorf(protocol.CodeUnavailable, "store unavailable, try again"), err)
 }
 
 // register creates a player with a fresh token.
 func register(ctx context.Context, ps Players, name string) (Player, string, error) {
 	name, err := CleanName(name)
 	if err != nil {
-		return Player{}, "", Errorf(protocol.CodeBadRequest, `"name" must be 1-%d printable characters`, maxNameRunes)
+		return Player{}, "", protocol.Errorf(protocol.CodeBadRequest, `"name" must be 1-%d printable characters`, maxNameRunes)
 	}
 	token, hash, id := newToken()
 	p := Player{ID: id, Name: name, TokenHash: hash}
@@ -168,11 +169,11 @@ func authenticate(ctx context.Context, ps Players, token string) (*Player, error
 		return nil, nil
 	}
 	if len(token) > protocol.MaxTokenLen {
-		return nil, Errorf(protocol.CodeUnauthorized, "unknown token")
+		return nil, protocol.Errorf(protocol.CodeUnauthorized, "unknown token")
 	}
 	p, err := ps.ByHash(ctx, HashToken(token))
 	if errors.Is(err, ErrNoSuchPlayer) {
-		return nil, Errorf(protocol.CodeUnauthorized, "unknown token: register with POST /api/players")
+		return nil, protocol.Errorf(protocol.CodeUnauthorized, "unknown token: register with POST /api/players")
 	}
 	if err != nil {
 		return nil, err

@@ -46,12 +46,12 @@ func TestPlayersStores(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, p.ID, got.ID)
 			_, err = authenticate(ctx, ps, token+"x")
-			require.Equal(t, protocol.CodeUnauthorized, AsError(err).Code)
+			require.Equal(t, protocol.CodeUnauthorized, protocol.Code(err))
 			none, err := authenticate(ctx, ps, "")
 			require.NoError(t, err)
 			require.Nil(t, none)
 			_, _, err = register(ctx, ps, "")
-			require.Equal(t, protocol.CodeBadRequest, AsError(err).Code)
+			require.Equal(t, protocol.CodeBadRequest, protocol.Code(err))
 		})
 	}
 	// The raw token is never stored.

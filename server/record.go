@@ -45,7 +45,7 @@ func formatRecord(snap room.Snapshot, format string) ([]byte, error) {
 		}
 		b.WriteString(")\n")
 	default:
-		return nil, Errorf(protocol.CodeBadRequest, `"format" must be psq or sgf`)
+		return nil, protocol.Errorf(protocol.CodeBadRequest, `"format" must be psq or sgf`)
 	}
 	return b.Bytes(), nil
 }

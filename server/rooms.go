@@ -21,13 +21,7 @@ var _ Rooms = (*ManagerRooms)(nil)
 
 // Create implements Rooms.
 func (a *ManagerRooms) Create(ctx context.Context, owner Player, spec NewRoom) (RoomInfo, error) {
-	set := room.Settings{
-		Rule: spec.Rule, Size: spec.Size,
-		Time:  room.TimeControl{BaseMS: spec.Time.BaseMS, IncrementMS: spec.Time.IncrementMS, PerMoveMS: spec.Time.PerMoveMS},
-		Black: seatSpec(spec.Black), White: seatSpec(spec.White),
-		Public: spec.Public, Takebacks: spec.Takebacks, Chat: spec.Chat, Hints: spec.Hints,
-	}
-	req := room.CreateRequest{Settings: set, Color: spec.OwnerColor}
+	req := room.CreateRequest{Settings: spec.Settings, Color: spec.OwnerColor}
 	if spec.OwnerColor != "" {
 		req.Creator = &room.Player{ID: owner.ID, Name: owner.Name}
 	}
@@ -36,10 +30,6 @@ func (a *ManagerRooms) Create(ctx context.Context, owner Player, spec NewRoom) (
 		return RoomInfo{}, err
 	}
 	return RoomInfo{ID: r.ID(), Snapshot: r.Snapshot()}, nil
-}
-
-func seatSpec(s SeatRequest) room.SeatSpec {
-	return room.SeatSpec{Kind: room.SeatKind(s.Kind), Level: s.Level, Engine: s.Engine}
 }
 
 // state returns the room's current state: the live one, else replayed from the store
@@ -85,7 +75,7 @@ func (a *ManagerRooms) List(ctx context.Context, q ListQuery) (ListPage, error) 
 		var err error
 		sums, next, err = l.List(ctx, room.ListQuery{Status: q.Status, Cursor: q.Cursor, Limit: q.Limit})
 		if errors.Is(err, eventlog.ErrBadRequest) {
-			return ListPage{}, Errorf(protocol.CodeBadRequest, `bad "cursor": use next_cursor from the previous page`)
+			return ListPage{}, protocol.Errorf(protocol.CodeBadRequest, `bad "cursor": use next_cursor from the previous page`)
 		}
 		if err != nil {
 			return ListPage{}, err

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,7 +15,6 @@ import (
 	"github.com/labstack/echo/v4"
 	"golang.org/x/time/rate"
 
-	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/gomoku-arena/gomoku/room/replica"
 )
@@ -192,31 +190,15 @@ func (s *Server) shutdown(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// edgeError maps any error from the layers below to the one typed edge error, logging
-// the ones that are not the client's fault.
-func (s *Server) edgeError(err error) *Error {
-	var se *Error
-	if errors.As(err, &se) {
-		return se
-	}
-	var re *room.Error
-	if errors.As(err, &re) || errors.Is(err, room.ErrSeqConflict) || errors.Is(err, room.ErrStoreUnavailable) {
-		// The client gets the typed message only; the wrapped cause (store addresses,
-		// driver errors) goes to the log.
-		ce := room.ClientError(err)
-		msg := ce.Message
-		if ce.Code == protocol.CodeInternal {
-			msg = "internal error"
-		}
-		e := &Error{Code: ce.Code, Message: strings.TrimPrefix(msg, "room: "), Status: protocol.HTTPStatus(ce.Code), cause: err}
-		if e.Code == protocol.CodeInternal || e.Code == protocol.CodeUnavailable {
-			s.log.Warn("room error", "code", e.Code, "err", err)
-		}
-		return e
-	}
-	e := AsError(err)
-	if e.Code == protocol.CodeInternal {
+// edgeError is what a client is told about err (protocol.ClientError); the errors that
+// are not the client's fault are logged with their cause, which the client never sees.
+func (s *Server) edgeError(err error) *protocol.Error {
+	e := protocol.ClientError(err)
+	switch e.Code {
+	case protocol.CodeInternal:
 		s.log.Error("internal error", "err", err)
+	case protocol.CodeUnavailable:
+		s.log.Warn("store unavailable", "err", err)
 	}
 	return e
 }

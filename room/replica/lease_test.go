@@ -13,6 +13,7 @@ import (
 
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/eventlog"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 // TestLeaseFailover: rooms created on A run active there and passive on B; when A dies
@@ -128,7 +129,7 @@ func TestPassiveNodeBehindCatchesUp(t *testing.T) {
 	rep = move(t, rA, bob, 1, "i9")
 	assert.Equal(t, uint64(7), rep.Seq)
 	_, err = rB.Do(f.ctx, room.Command{Kind: room.CmdMove, By: alice, Ply: 0, Point: "a1"})
-	assert.NotContains(t, []string{"", "conflict", "game_not_started"}, room.Code(err))
+	assert.NotContains(t, []string{"", "conflict", "game_not_started"}, protocol.Code(err))
 
 	evs, err := f.store(t).Events(f.ctx, rA.ID(), 1)
 	require.NoError(t, err)

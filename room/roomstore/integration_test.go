@@ -13,6 +13,7 @@ import (
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/eventlog"
 	"github.com/gomoku-arena/gomoku/room/eventlog/redistest"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 // TestRealRedisKillDuringPlay plays through a real redis-server (AOF, fsync always) that
@@ -66,7 +67,7 @@ func TestRealRedisKillDuringPlay(t *testing.T) {
 		}
 		rep, err := r.Do(ctx, room.Command{Kind: room.CmdMove, By: by, Ply: i, Point: points[i]})
 		if err != nil {
-			require.Equal(t, "unavailable", room.Code(err), "%v", err)
+			require.Equal(t, "unavailable", protocol.Code(err), "%v", err)
 			refused++
 			time.Sleep(50 * time.Millisecond)
 			continue // resend the same move (same ply)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/eventlog"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 var (
@@ -154,7 +155,7 @@ func TestRoomOnRedisUnavailableChangesNothing(t *testing.T) {
 	f.mr.Close() // Redis goes down
 	before := r.State()
 	_, err = r.Do(f.ctx, room.Command{Kind: room.CmdMove, By: bob, Ply: 1, Point: "i9"})
-	assert.Equal(t, "unavailable", room.Code(err))
+	assert.Equal(t, "unavailable", protocol.Code(err))
 	assert.Equal(t, before, r.State())
 
 	require.NoError(t, f.mr.Restart()) // it comes back with its data
@@ -164,7 +165,7 @@ func TestRoomOnRedisUnavailableChangesNothing(t *testing.T) {
 		if err == nil {
 			break
 		}
-		require.Equal(t, "unavailable", room.Code(err))
+		require.Equal(t, "unavailable", protocol.Code(err))
 		require.Less(t, try, 20)
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -188,7 +189,7 @@ func TestRoomOnRedisSeqConflictBetweenNodes(t *testing.T) {
 	// B has not seen it: exactly one writer wins seq 5; B loses, reloads, checks the
 	// move again and gives the real refusal (not a spurious conflict).
 	_, err = rB.Do(f.ctx, room.Command{Kind: room.CmdMove, By: alice, Ply: 0, Point: "a1"})
-	assert.Equal(t, "not_your_turn", room.Code(err))
+	assert.Equal(t, "not_your_turn", protocol.Code(err))
 	assert.Equal(t, []string{"h8"}, rB.State().Moves(), "B caught up")
 	// A resend of A's move through B is a duplicate.
 	rep := move(t, rB, alice, 0, "h8")
