@@ -264,10 +264,10 @@ func (s *Server) getRoom(c echo.Context) error {
 func (s *Server) roomHolder(c echo.Context) error {
 	id := c.Param("id")
 	if !validRoomID(id) {
-		return Errorf(protocol.CodeNoSuchRoom, "no such room")
+		return protocol.Errorf(protocol.CodeNoSuchRoom, "no such room")
 	}
 	if s.deps.Nodes == nil {
-		return Errorf(protocol.CodeNotFound, "this server runs without room leases")
+		return protocol.Errorf(protocol.CodeNotFound, "this server runs without room leases")
 	}
 	h, err := s.deps.Nodes.Holder(c.Request().Context(), id)
 	if err != nil {
