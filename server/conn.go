@@ -197,7 +197,7 @@ func (c *conn) readOne() bool {
 	var msg protocol.ClientMsg
 	var derr error
 	if typ == websocket.BinaryMessage {
-		derr = Errorf(protocol.CodeBadRequest, "binary frames are not accepted: send each message as a JSON text frame")
+		derr = protocol.Errorf(protocol.CodeBadRequest, "binary frames are not accepted: send each message as a JSON text frame")
 	} else {
 		msg, derr = protocol.Decode(data)
 	}
