@@ -178,9 +178,9 @@ func TestBudget(t *testing.T) {
 		soft, hard time.Duration
 	}{
 		{"none", Limits{}, 0, 0},
-		{"fixed", Limits{Time: time.Second}, time.Second, time.Second},
+		{"fixed", Limits{Time: time.Second}, 700 * time.Millisecond, time.Second},
 		{"clock", Limits{Clock: &Clock{Left: 60*time.Second + clockSafety}}, 2 * time.Second, 15 * time.Second},
-		{"clock capped", Limits{Time: time.Second, Clock: &Clock{Left: 60*time.Second + clockSafety}}, time.Second, time.Second},
+		{"clock capped", Limits{Time: time.Second, Clock: &Clock{Left: 60*time.Second + clockSafety}}, 700 * time.Millisecond, time.Second},
 		{"increment", Limits{Clock: &Clock{Left: 30*time.Second + clockSafety, Increment: 4 * time.Second}}, time.Second + 3*time.Second, 7500*time.Millisecond + 4*time.Second},
 		{"moves to go", Limits{Clock: &Clock{Left: 10*time.Second + clockSafety, MovesToGo: 5}}, 2 * time.Second, 2500 * time.Millisecond},
 		{"flagging", Limits{Clock: &Clock{Left: time.Millisecond}}, minMoveBudget, minMoveBudget},
@@ -189,6 +189,37 @@ func TestBudget(t *testing.T) {
 		assert.Equal(t, tc.soft, s, tc.name)
 		assert.Equal(t, tc.hard, h, tc.name)
 	}
+}
+
+func TestTimeManager(t *testing.T) {
+	const ms = time.Millisecond
+	// A fixed 100 ms move (optimum 70 ms); iterations end at 2, 4, 8, 16, 32 ms.
+	for _, tc := range []struct {
+		name   string
+		bests  []int
+		scores []Score
+		want   []bool
+	}{
+		{"stable best move: stops before the optimum", []int{1, 1, 1, 1, 1}, []Score{20, 20, 20, 20, 20}, []bool{true, true, true, true, false}},
+		{"changing best move: searches on", []int{1, 2, 3, 4, 5}, []Score{20, 20, 20, 20, 20}, []bool{true, true, true, true, true}},
+		{"falling score: searches on", []int{1, 1, 1, 1, 1}, []Score{20, 20, 20, 20, -80}, []bool{true, true, true, true, true}},
+	} {
+		var tm timeManager
+		tm.reset(budget(Limits{Time: 100 * ms}))
+		end := 2 * ms
+		for i, want := range tc.want {
+			assert.Equal(t, want, tm.more(end, tc.bests[i], tc.scores[i]), "%s: iteration %d", tc.name, i+1)
+			end *= 2
+		}
+	}
+	// The root tactics took 60 ms of the 100: the first iteration (2 ms) is timed alone.
+	var tm timeManager
+	tm.reset(budget(Limits{Time: 100 * ms}))
+	tm.begin(60 * ms)
+	assert.True(t, tm.more(62*ms, 1, 0), "the root tactics are not the first iteration's cost")
+
+	tm.reset(budget(Limits{}))
+	assert.True(t, tm.more(time.Hour, 1, 0), "no limit: always deeper")
 }
 
 func TestTransTable(t *testing.T) {

@@ -39,14 +39,20 @@ func (s *searcher) run(ctx context.Context, b *Board, limits Limits, progress fu
 	s.nodes, s.selDepth, s.stopped = 0, 0, false
 	s.done = ctx.Done()
 	s.start = time.Now()
-	soft, hard := budget(limits)
+	optimum, hard := budget(limits)
+	s.tm.reset(optimum, hard)
+	// The root tactics are planned on the whole move time when it is fixed.
+	soft := optimum
+	if limits.Clock == nil {
+		soft = hard
+	}
 	s.hard = time.Time{}
 	if hard > 0 {
 		s.hard = s.start.Add(hard)
 	}
 	s.nodeLimit = limits.Nodes
 	s.nextPoll = pollEvery
-	s.info = Info{Best: NoPoint, Budget: soft}
+	s.info = Info{Best: NoPoint, Budget: optimum}
 	s.report = nil
 	s.nextReport = s.start.Add(100 * time.Millisecond)
 	if progress != nil {
@@ -111,6 +117,7 @@ func (s *searcher) run(ctx context.Context, b *Board, limits Limits, progress fu
 		maxDepth = limits.Depth
 	}
 	prev := Score(0)
+	s.tm.begin(time.Since(s.start))
 	for depth := 1; depth <= maxDepth; depth++ {
 		s.selDepth = 0
 		s.partial = -1
@@ -131,7 +138,14 @@ func (s *searcher) run(ctx context.Context, b *Board, limits Limits, progress fu
 		if s.report != nil && !time.Now().Before(s.nextReport) {
 			s.report()
 		}
-		more := startNext(time.Since(s.start), soft)
+		elapsed := time.Since(s.start)
+		more := s.tm.more(elapsed, int(s.root[0].move), v)
+		if limits.Depth > 0 {
+			// A depth-capped search (the levels below master) keeps the plain rule, so
+			// that the levels play as they were measured: no iteration starts after
+			// half the planned time.
+			more = soft == 0 || elapsed < soft/2
+		}
 		if limits.Nodes > 0 {
 			// A node-capped search plans by nodes, not by the clock, so that it plays
 			// the same on a busy machine; the time limit still stops it.

@@ -74,6 +74,7 @@ type searcher struct {
 	tacticsNodes uint64
 	tacticsStop  time.Time // the root VCF/VCT stop at this time (zero: no limit)
 	info         Info      // the last completed iteration
+	tm           timeManager
 	rng          uint64
 	blunder      int // per mille (levels)
 }

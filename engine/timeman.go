@@ -4,24 +4,35 @@ import "time"
 
 // Time management.
 //
-// With a game clock the budget for a move is the time left divided by the moves
-// still expected (MovesToGo, or 30 in sudden death), plus most of the increment; the
-// hard limit is a quarter of the time left plus the increment, minus a safety margin,
-// and never more than Limits.Time when that is set. Without a clock, Limits.Time is
-// both the budget and the hard limit. Iterative deepening does not start an iteration
-// once half the budget is gone (the next iteration would rarely finish in time) and
-// stops as soon as a win or loss is proven.
+// budget gives two times for a move. The hard limit is never passed: without a clock
+// it is Limits.Time; with one it is a quarter of the time left plus the increment,
+// minus a safety margin (and at most Limits.Time). The optimum is the planned time:
+// without a clock 70% of the hard limit, with one the time left divided by the moves
+// still expected (MovesToGo, or 30 in sudden death) plus most of the increment.
+//
+// After every iteration the clock decides whether another starts (timeManager.more).
+// The optimum is scaled by the stability of the search: each change of the best move
+// raises the scale (the changes decay by half per iteration), a falling score raises
+// it more, and a best move that has stood for several iterations with a steady score
+// lowers it. The next iteration starts when it is expected to end, or at least to
+// get well into its first moves, before the scaled target (never past the hard
+// limit): an unfinished iteration is not wasted, since a move that beat the previous
+// best in it is played (usePartial). A proven win or loss, or a single legal answer,
+// ends the search at once.
 
 const (
 	clockSafety   = 30 * time.Millisecond
 	defaultMTG    = 30
 	minMoveBudget = 5 * time.Millisecond
+
+	// fixedOptimum is the optimum's share (per cent) of a fixed move time.
+	fixedOptimum = 70
 )
 
-// budget returns the soft (planned) and hard (absolute) time for a move; zero means
-// unlimited.
-func budget(l Limits) (soft, hard time.Duration) {
-	soft, hard = l.Time, l.Time
+// budget returns the optimum (planned) and hard (absolute) time for a move; zero
+// means unlimited.
+func budget(l Limits) (optimum, hard time.Duration) {
+	optimum, hard = l.Time*fixedOptimum/100, l.Time
 	if c := l.Clock; c != nil {
 		left := c.Left - clockSafety
 		if left < minMoveBudget {
@@ -40,15 +51,74 @@ func budget(l Limits) (soft, hard time.Duration) {
 			s = h
 		}
 		if l.Time > 0 {
-			s, h = min(s, l.Time), min(h, l.Time)
+			s, h = min(s, l.Time*fixedOptimum/100), min(h, l.Time)
 		}
-		soft, hard = max(s, minMoveBudget), max(h, minMoveBudget)
+		optimum, hard = max(s, minMoveBudget), max(h, minMoveBudget)
 	}
-	return soft, hard
+	return optimum, hard
 }
 
-// startNext reports whether another iteration should start after elapsed of a soft
-// budget (0: unlimited).
-func startNext(elapsed, soft time.Duration) bool {
-	return soft == 0 || elapsed < soft/2
+// timeManager tracks the stability of an iterative deepening search.
+type timeManager struct {
+	optimum, hard time.Duration
+	lastBest      int
+	changes       float64 // decayed count of best-move changes
+	stable        int     // iterations the best move has stood
+	prevScore     Score
+	lastEnd       time.Duration // elapsed time at the end of the previous iteration
+	lastIter      time.Duration // duration of the previous iteration
+	iterations    int
+}
+
+// reset starts a new search with the given times.
+func (tm *timeManager) reset(optimum, hard time.Duration) {
+	*tm = timeManager{optimum: optimum, hard: hard, lastBest: -1}
+}
+
+// begin marks the start of iterative deepening, elapsed into the move (after the root
+// tactics), so that the first iteration's duration does not include them.
+func (tm *timeManager) begin(elapsed time.Duration) { tm.lastEnd = elapsed }
+
+// scale returns the factor applied to the optimum after the iteration that ended
+// with best and score.
+func (tm *timeManager) scale(best int, score Score) float64 {
+	tm.changes /= 2
+	if tm.iterations > 0 && best != tm.lastBest {
+		tm.changes++
+		tm.stable = 0
+	} else {
+		tm.stable++
+	}
+	f := 1 + 0.7*tm.changes
+	if tm.iterations > 0 {
+		switch drop := tm.prevScore - score; {
+		case drop > 120:
+			f *= 1.8
+		case drop > 40:
+			f *= 1.4
+		case drop <= 10 && tm.stable >= 4:
+			f *= 0.6
+		}
+	}
+	tm.lastBest, tm.prevScore = best, score
+	tm.iterations++
+	return f
+}
+
+// more reports whether another iteration should start, after one that ended at
+// elapsed with best and score. Without an optimum (no time limit) it always does.
+func (tm *timeManager) more(elapsed time.Duration, best int, score Score) bool {
+	iter := elapsed - tm.lastEnd
+	growth := 3.0
+	if tm.lastIter > time.Millisecond {
+		growth = min(max(float64(iter)/float64(tm.lastIter), 1.5), 6)
+	}
+	tm.lastEnd, tm.lastIter = elapsed, iter
+	f := tm.scale(best, score)
+	if tm.optimum == 0 {
+		return true
+	}
+	target := min(time.Duration(float64(tm.optimum)*f), tm.hard)
+	next := time.Duration(float64(iter) * growth)
+	return elapsed+next/2 < target
 }

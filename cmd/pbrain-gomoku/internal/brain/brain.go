@@ -25,7 +25,7 @@ type Config struct {
 	NewPlayer                      func(maxMemoryBytes int64) engine.Player
 	Name, Version, Author, Country string
 	// Margin is kept free of every time limit for process and pipe latency
-	// (default 60 ms plus 5% of the budget).
+	// (default 40 ms, plus 5% of the time).
 	Margin time.Duration
 	// DefaultTurn is the move time used until the manager sends INFO timeout_turn
 	// (default 5 s).
@@ -61,7 +61,7 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
 		cfg.DefaultTurn = 5 * time.Second
 	}
 	if cfg.Margin <= 0 {
-		cfg.Margin = 60 * time.Millisecond
+		cfg.Margin = 40 * time.Millisecond
 	}
 	b := &Brain{cfg: cfg, out: bufio.NewWriter(out), turn: cfg.DefaultTurn, left: -1}
 	lines := make(chan string)
@@ -288,23 +288,29 @@ func (b *Brain) info(key, value string) {
 	// game_type, folder, evaluate and others need no action.
 }
 
-// budget is the time to think on this move: timeout_turn, capped by a share of
-// time_left, minus the safety margin.
-func (b *Brain) budget() time.Duration {
+// limits returns the engine's limits for this move and the hard deadline of the
+// search: timeout_turn (0 = as fast as possible: 100 ms) minus the safety margin and
+// 5%; with time_left, the game clock too (less the margin), with the moves still
+// expected, so that the engine's time manager plans the move from both. The deadline
+// is never later than the engine's own hard limit for those limits.
+func (b *Brain) limits() (engine.Limits, time.Duration) {
 	t := b.turn
 	if t == 0 {
-		t = 100 * time.Millisecond // "play as fast as possible"
+		t = 100 * time.Millisecond
 	}
+	t = max(t-b.cfg.Margin-t/20, minThink)
+	l := engine.Limits{Time: t}
 	if b.left >= 0 {
+		left := max(b.left-b.cfg.Margin-b.left/20, minThink)
 		movesLeft := max(10, (b.size*b.size/3-b.board.Ply())/2)
-		share := b.left / time.Duration(movesLeft)
-		if share < t {
-			t = share
-		}
+		l.Clock = &engine.Clock{Left: left, MovesToGo: movesLeft}
+		t = min(t, max(left/4, minThink))
 	}
-	t -= b.cfg.Margin + t/20
-	return max(t, 5*time.Millisecond)
+	return l, t
 }
+
+// minThink is the least time a move is given, whatever the clocks say.
+const minThink = 5 * time.Millisecond
 
 // think searches the position and replies with a move, relaying progress as MESSAGE
 // lines; an END read meanwhile stops the search and the session.
@@ -313,8 +319,8 @@ func (b *Brain) think(ctx context.Context, lines <-chan string) ([]string, error
 		b.reply("ERROR the game is over")
 		return nil, nil
 	}
-	budget := b.budget()
-	sctx, cancel := context.WithTimeout(ctx, budget)
+	limits, deadline := b.limits()
+	sctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
 	type result struct {
 		res engine.Result
@@ -328,7 +334,7 @@ func (b *Brain) think(ctx context.Context, lines <-chan string) ([]string, error
 	board := b.board.Clone()
 	start := time.Now()
 	go func() {
-		res, err := b.player.Play(sctx, board, engine.Limits{Time: budget}, progress)
+		res, err := b.player.Play(sctx, board, limits, progress)
 		done <- result{res, err}
 	}()
 	var pending []string

@@ -101,16 +101,27 @@ func TestSession(t *testing.T) {
 	}
 }
 
-func TestBudget(t *testing.T) {
-	b := &Brain{cfg: Config{Margin: 50 * time.Millisecond}, size: 15, turn: time.Second, left: -1}
+func TestLimits(t *testing.T) {
+	const ms = time.Millisecond
+	b := &Brain{cfg: Config{Margin: 50 * ms}, size: 15, turn: time.Second, left: -1}
 	b.board, _ = engine.NewBoard(15, engine.Freestyle)
-	assert.Equal(t, time.Second-50*time.Millisecond-50*time.Millisecond, b.budget())
-	b.left = 2 * time.Second // 2 s for the rest of the game: a share of it
-	assert.Less(t, b.budget(), 300*time.Millisecond)
+	l, deadline := b.limits()
+	assert.Equal(t, engine.Limits{Time: 900 * ms}, l, "timeout_turn less the margin and 5%")
+	assert.Equal(t, 900*ms, deadline)
+
+	b.left = 2 * time.Second // 2 s for the rest of the game: the engine plans with the clock
+	l, deadline = b.limits()
+	require.NotNil(t, l.Clock)
+	assert.Equal(t, 2*time.Second-50*ms-100*ms, l.Clock.Left)
+	assert.Equal(t, 37, l.Clock.MovesToGo)
+	assert.Equal(t, l.Clock.Left/4, deadline, "never past the engine's hard limit, a quarter of the clock")
+
 	b.left = 0
-	assert.Equal(t, 5*time.Millisecond, b.budget())
+	_, deadline = b.limits()
+	assert.Equal(t, minThink, deadline)
 	b.turn, b.left = 0, -1
-	assert.Less(t, b.budget(), 100*time.Millisecond)
+	l, _ = b.limits()
+	assert.Less(t, l.Time, 100*ms, "timeout_turn 0: as fast as possible")
 }
 
 func TestBoardOrderFallback(t *testing.T) {
