@@ -1,4 +1,0 @@
-#!/bin/bash
-cd /tmp/st
-. ./runlib.sh
-run "$@"
