@@ -330,11 +330,16 @@ func sortByName(m []map[string]string) {
 	}
 }
 
+// readyTimeout bounds /readyz's store ping, so that it answers within a second: a load
+// balancer's health check with a short timeout sees a 503, not a timeout.
+const readyTimeout = 800 * time.Millisecond
+
+// readyz answers 200 while the store answers a ping within readyTimeout.
 func (s *Server) readyz(c echo.Context) error {
 	if s.draining.Load() {
 		return protocol.Errorf(protocol.CodeShuttingDown, "shutting down")
 	}
-	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(c.Request().Context(), readyTimeout)
 	defer cancel()
 	start := time.Now()
 	var err error

@@ -344,3 +344,42 @@ func FuzzOpenURL(f *testing.F) {
 		_ = c.Close()
 	})
 }
+
+// TestOpenedClientFailsFast: on the client Open makes (gomokud's), every store call on
+// a killed redis-server fails with ErrUnavailable within a second, also after the
+// pooled connections are gone (docs/persistence.md).
+func TestOpenedClientFailsFast(t *testing.T) {
+	redistest.Require(t)
+	rs := redistest.Start(t)
+	c, closeRedis, _, err := Open(context.Background(), rs.URL(), nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = closeRedis() })
+	ctx := ctxT(t)
+	s := New(c)
+	require.NoError(t, s.Create(ctx, "g", map[string]string{"phase": "playing"}, ev(1), IndexUpdate{}))
+	rs.Kill()
+	calls := []struct {
+		name string
+		call func() error
+	}{
+		{"Append (breaks the pooled connection)", func() error {
+			_, err := s.Append(ctx, "g", 1, [][]byte{ev(2)}, nil, IndexUpdate{})
+			return err
+		}},
+		{"Append (dials)", func() error {
+			_, err := s.Append(ctx, "g", 1, [][]byte{ev(2)}, nil, IndexUpdate{})
+			return err
+		}},
+		{"Ping", func() error { return s.Ping(ctx) }},
+		{"Load", func() error { _, _, err := s.Load(ctx, "g"); return err }},
+		{"Events", func() error { _, err := s.Events(ctx, "g", 0); return err }},
+	}
+	for _, tc := range calls {
+		start := time.Now()
+		err := tc.call()
+		took := time.Since(start)
+		require.ErrorIs(t, err, ErrUnavailable, tc.name)
+		require.Less(t, took, time.Second, tc.name)
+		t.Logf("%s failed after %v", tc.name, took.Round(time.Millisecond))
+	}
+}
