@@ -160,12 +160,11 @@ func (t *EvalTables) Params(r Rule) []int32 { return append([]int32(nil), t.para
 
 // buildEvalTable tabulates the point values of every pattern combination.
 func buildEvalTable(r Rule, w []int32) (*evalTable, error) {
-	pt := patternsFor(r)
 	t := new(evalTable)
 	classes := classPatterns()
 	for ci := 0; ci < 2; ci++ {
 		for i, pats := range classes {
-			l := pt.level[ci][i]
+			l := comboLevel(r, ci, &pats)
 			t.point[ci][i].lvl = l
 			if l == lvForbidden {
 				continue
