@@ -43,8 +43,9 @@
 //     rate limit.
 //   - limits.go: per-IP cap, POST rate per IP, Origin allow-list, and the client IP
 //     (X-Forwarded-For only from Config.TrustedProxies).
-//   - cluster.go, cluster_presence.go: several nodes on one Redis (room watchers, the
-//     presence and AI-progress relay between nodes, room leases).
+//   - Several nodes on one Redis (room watchers, the presence and AI-progress relay
+//     between nodes, room leases) are package room/replica; open.go plugs its Node into
+//     the Manager, and GET /admin/rooms/:id/holder shows which node holds a room.
 //   - rooms.go: ManagerRooms adapts room.Manager (store: room/roomstore over
 //     room/eventlog); record.go writes PSQ and SGF records; open.go builds it all and
 //     restores unfinished rooms at start-up; migrate.go runs migrations.
