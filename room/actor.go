@@ -95,6 +95,10 @@ func (r *Room) ID() string { return r.id }
 // State returns the room's current state (safe from any goroutine).
 func (r *Room) State() State { return *r.cur.Load() }
 
+// Seq returns the seq of the room's last event (safe from any goroutine; cheaper than
+// State().Seq()).
+func (r *Room) Seq() uint64 { return r.cur.Load().Seq() }
+
 // Presence returns the latest presence (safe from any goroutine).
 func (r *Room) Presence() Presence { return *r.pres.Load() }
 

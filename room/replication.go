@@ -80,7 +80,7 @@ const maxInbox = 256
 // lost or dropped) the room reads the missing ones from the store as Sync does, and
 // again after RetryDelay while the store does not answer.
 func (r *Room) Replicate(e Event) {
-	if e.Seq <= r.cur.Load().Seq() {
+	if e.Seq <= r.Seq() {
 		return
 	}
 	r.inMu.Lock()

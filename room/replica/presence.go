@@ -164,12 +164,12 @@ func (n *Node) receive(ctx context.Context, r *room.Room, seen remoteNodes, data
 		} else {
 			seen[m.Node] = now
 		}
-		n.logFailure(ctx, r, "presence", r.SetRemotePresence(cctx, m.Node, *m.Presence))
+		n.logFailure(ctx, r, "feeding another node's presence", r.SetRemotePresence(cctx, m.Node, *m.Presence))
 	case nodeMsgAI:
 		if m.AI == nil {
 			return false
 		}
-		n.logFailure(ctx, r, "AI progress", r.RelayAIProgress(cctx, *m.AI))
+		n.logFailure(ctx, r, "relaying AI progress", r.RelayAIProgress(cctx, *m.AI))
 	case nodeMsgProbe:
 		if p := r.LocalPresence(); !p.Empty() {
 			n.out.presence(r.ID(), p)
@@ -186,7 +186,7 @@ func (n *Node) expire(ctx context.Context, r *room.Room, seen remoteNodes, now t
 		if now.Sub(at) > n.cfg.PresenceTTL {
 			delete(seen, node)
 			cctx, cancel := context.WithTimeout(ctx, n.cfg.CallTimeout)
-			n.logFailure(ctx, r, "presence", r.SetRemotePresence(cctx, node, room.NodePresence{}))
+			n.logFailure(ctx, r, "feeding another node's presence", r.SetRemotePresence(cctx, node, room.NodePresence{}))
 			cancel()
 		}
 	}
@@ -197,5 +197,5 @@ func (n *Node) logFailure(ctx context.Context, r *room.Room, what string, err er
 	if err == nil || ctx.Err() != nil && errors.Is(err, ctx.Err()) || errors.Is(err, room.ErrRoomClosed) {
 		return
 	}
-	n.log.Warn("replica: room did not take "+what, "room", r.ID(), "err", err)
+	n.log.Warn("replica: "+what+" failed", "room", r.ID(), "err", err)
 }

@@ -103,7 +103,7 @@ func (n *Node) follow(ctx context.Context, r *room.Room, ch <-chan eventlog.Mess
 // replicate hands the event carried by m to r. This node's own events (the room has
 // them) are not even decoded.
 func (n *Node) replicate(r *room.Room, m eventlog.Message) {
-	if m.Seq <= r.State().Seq() {
+	if m.Seq <= r.Seq() {
 		return
 	}
 	e, err := room.DecodeEvent(m.Data)
@@ -117,11 +117,11 @@ func (n *Node) replicate(r *room.Room, m eventlog.Message) {
 	r.Replicate(e)
 }
 
-// sync catches r up with the store, logging a failure (the next event retries).
+// sync catches r up with the store, logging a failure (the next event that shows a
+// gap retries).
 func (n *Node) sync(ctx context.Context, r *room.Room) {
 	cctx, cancel := context.WithTimeout(ctx, n.cfg.CallTimeout)
 	defer cancel()
-	if _, err := r.Sync(cctx); err != nil && ctx.Err() == nil {
-		n.log.Warn("replica: catching up with the store failed", "room", r.ID(), "err", err)
-	}
+	_, err := r.Sync(cctx)
+	n.logFailure(ctx, r, "catching up with the store", err)
 }
