@@ -54,10 +54,13 @@ func (r *Room) Sync(ctx context.Context) (uint64, error) {
 		ok = r.reload()
 		seq = r.state.Seq()
 	})
-	if err == nil && !ok {
-		err = ErrUnavailable
+	if err != nil {
+		return 0, err // seq and ok may still be written: the call may run after ctx ended
 	}
-	return seq, err
+	if !ok {
+		return seq, ErrUnavailable
+	}
+	return seq, nil
 }
 
 // replicaInbox holds the events handed over by Replicate until the room's goroutine

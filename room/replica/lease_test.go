@@ -265,3 +265,67 @@ func TestTakeoverChargesTheHandOver(t *testing.T) {
 	assert.True(t, running)
 	assert.Equal(t, room.Clocks{BlackMS: 292_000, WhiteMS: 290_000}, c, "8 s charged: the 5 s hand-over too")
 }
+
+// blockingHook holds every command named name, while on, until its context ends.
+type blockingHook struct {
+	name string
+	on   atomic.Bool
+}
+
+func (*blockingHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (h *blockingHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		if h.on.Load() && cmd.Name() == h.name {
+			<-ctx.Done()
+			return ctx.Err()
+		}
+		return next(ctx, cmd)
+	}
+}
+func (h *blockingHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		for _, cmd := range cmds {
+			if h.on.Load() && cmd.Name() == h.name {
+				<-ctx.Done()
+				return ctx.Err()
+			}
+		}
+		return next(ctx, cmds)
+	}
+}
+
+// TestStuckRoomDelaysNoRenewal: node B takes over a room whose catch-up hangs (its
+// event reads never answer). The call has a deadline: the round ends within it, the
+// other room's lease is renewed, and the stuck room's lease is given back.
+func TestStuckRoomDelaysNoRenewal(t *testing.T) {
+	f := newFixture(t)
+	stuck := &blockingHook{name: "lrange"}
+	mA, nA := f.leaseNode(t, "A")
+	mB, nB := f.leaseNode(t, "B", stuck)
+	rX, err := mA.Create(f.ctx, room.CreateRequest{Settings: room.DefaultSettings(), Creator: &alice, Color: "black"})
+	require.NoError(t, err)
+	rXB, err := mB.Get(f.ctx, rX.ID())
+	require.NoError(t, err)
+	require.True(t, rXB.Passive())
+	rY, err := mB.Create(f.ctx, room.CreateRequest{Settings: room.DefaultSettings(), Creator: &bob, Color: "black"})
+	require.NoError(t, err)
+	require.False(t, rY.Passive())
+	require.NoError(t, mA.Shutdown(f.ctx))
+	nA.keeper.ReleaseAll(f.ctx) // X's lease is free: B will take it over
+	f.mr.FastForward(2 * time.Second)
+
+	stuck.on.Store(true)
+	start := time.Now()
+	f.tick(nB, mB)
+	took := time.Since(start)
+	stuck.on.Store(false)
+	assert.Less(t, took, 2*time.Second, "the round waited for the stuck room only until the call deadline (1 s)")
+	assert.True(t, rXB.Passive(), "not taken over without catching up")
+	holder, _, err := nB.rs.LeaseHolder(f.ctx, rX.ID())
+	require.NoError(t, err)
+	assert.Empty(t, holder, "the stuck room's lease is given back")
+	holder, ttl, err := nB.rs.LeaseHolder(f.ctx, rY.ID())
+	require.NoError(t, err)
+	assert.Equal(t, "B", holder)
+	assert.Greater(t, ttl, 2*time.Second, "the other room's lease was renewed")
+}
