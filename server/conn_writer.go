@@ -67,8 +67,9 @@ func (c *conn) writeLoop() {
 				return
 			}
 		case <-c.closing:
-			c.drainReplies()
-			c.finish(c.closeReq.code, c.closeReq.reason)
+			if c.drainReplies() { // else a failed write has finished the connection
+				c.finish(c.closeReq.code, c.closeReq.reason)
+			}
 			return
 		}
 	}
@@ -89,16 +90,17 @@ func (c *conn) write(frame []byte) bool {
 }
 
 // drainReplies writes the replies queued before the close was asked for (an error
-// that explains the close goes out before it); room updates are not sent any more.
-func (c *conn) drainReplies() {
+// that explains the close goes out before it); room updates are not sent any more. It
+// returns false when a write failed (write has then finished the connection).
+func (c *conn) drainReplies() bool {
 	for {
 		select {
 		case o := <-c.send:
 			if !c.write(o.frame) {
-				return
+				return false
 			}
 		default:
-			return
+			return true
 		}
 	}
 }
