@@ -25,6 +25,7 @@ import (
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/gomoku-arena/gomoku/room/replica"
+	"github.com/gomoku-arena/gomoku/server/wstest"
 )
 
 // testEnv is a full server on httptest with its store.
@@ -195,14 +196,15 @@ func (m msg) event() msg {
 	return msg(ev)
 }
 
-// wsClient is a test WebSocket client.
+// wsClient reads one connection of the shared test client (server/wstest) message by
+// message, checking every message against the protocol as it goes.
 type wsClient struct {
 	t       *testing.T
-	ws      *websocket.Conn
+	cl      *wstest.Client
+	ws      *websocket.Conn // the raw connection, for tests that break the protocol or the network
 	lastSeq uint64
 	events  []msg // every numbered event seen, in arrival order
 	log     []msg // every message seen, in arrival order
-	pending []msg
 	n       int
 }
 
@@ -214,29 +216,18 @@ func (e *testEnv) dial(roomID string) *wsClient {
 }
 
 func (e *testEnv) dialErr(roomID string, h http.Header) (*wsClient, error) {
-	url := "ws" + strings.TrimPrefix(e.ts.URL, "http") + "/ws/rooms/" + roomID
-	ws, res, err := websocket.DefaultDialer.Dial(url, h)
+	cl, err := wstest.Dial(context.Background(), e.ts.URL, roomID, h)
 	if err != nil {
-		if res != nil {
-			b, _ := io.ReadAll(res.Body)
-			return nil, fmt.Errorf("%w: %d %s", err, res.StatusCode, b)
-		}
 		return nil, err
 	}
-	c := &wsClient{t: e.t, ws: ws}
-	e.t.Cleanup(func() { _ = ws.Close() })
-	return c, nil
+	e.t.Cleanup(cl.Close)
+	return &wsClient{t: e.t, cl: cl, ws: cl.Conn()}, nil
 }
 
+// send writes v as JSON, or a string as it is.
 func (c *wsClient) send(v any) {
 	c.t.Helper()
-	var err error
-	if s, ok := v.(string); ok {
-		err = c.ws.WriteMessage(websocket.TextMessage, []byte(s))
-	} else {
-		err = c.ws.WriteJSON(v)
-	}
-	require.NoError(c.t, err)
+	require.NoError(c.t, c.cl.Send(v))
 }
 
 // next returns the next server message (ephemeral ones included).
@@ -248,19 +239,15 @@ func (c *wsClient) next() msg {
 }
 
 func (c *wsClient) nextErr(d time.Duration) (msg, error) {
-	if len(c.pending) > 0 {
-		m := c.pending[0]
-		c.pending = c.pending[1:]
-		return m, nil
-	}
-	_ = c.ws.SetReadDeadline(time.Now().Add(d))
-	_, data, err := c.ws.ReadMessage()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	wm, err := c.cl.Next(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var m msg
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("bad frame %q: %w", data, err)
+	if err := json.Unmarshal(wm.Raw, &m); err != nil {
+		return nil, fmt.Errorf("bad frame %q: %w", wm.Raw, err)
 	}
 	c.log = append(c.log, m)
 	switch m.typ() {
@@ -271,7 +258,7 @@ func (c *wsClient) nextErr(d time.Duration) (msg, error) {
 		require.Nil(c.t, m["ephemeral"])
 	case protocol.TypeSnapshot:
 		c.lastSeq = m.seq()
-	case "ai", "presence", "hint":
+	case protocol.TypeAI, protocol.TypePresence, protocol.TypeHint:
 		require.Equal(c.t, true, m["ephemeral"], "%v", m)
 		require.Nil(c.t, m["seq"], "ephemeral messages carry no seq")
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gomoku-arena/gomoku/room/eventlog/redistest"
+	"github.com/gomoku-arena/gomoku/server/wstest"
 )
 
 // nodeFlag returns gomokud's node-id flag name (e.g. "node" or "node-id") from -h, or "".
@@ -88,11 +89,11 @@ func TestMultiNodeCrossNodePlay(t *testing.T) {
 	ledger := newLedger()
 	a, b := mustPlayer(t, ctx, nodes[0].Base(), "alice"), mustPlayer(t, ctx, nodes[1].Base(), "bob")
 	id := mustRoom(t, ctx, nodes[0].Base(), a.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "human"}})
-	ca, cb, cs := NewClient(nodes[0].Base(), id, a.Token), NewClient(nodes[1].Base(), id, b.Token), NewClient(nodes[2].Base(), id, "")
+	ca, cb, cs := wstest.NewClient(nodes[0].Base(), id, a.Token), wstest.NewClient(nodes[1].Base(), id, b.Token), wstest.NewClient(nodes[2].Base(), id, "")
 	require.NoError(t, ca.Reconnect(ctx))
 	require.NoError(t, cs.Reconnect(ctx))
 	sit(t, ctx, cb, "white")
-	_, err := ca.Wait(ctx, func(v View) bool { return v.Phase == "playing" })
+	_, err := ca.Wait(ctx, func(v wstest.View) bool { return v.Phase == "playing" })
 	require.NoError(t, err, "black on node1 did not see white (node2) sit and the game start")
 	script := scriptedGame(rand.New(rand.NewSource(1)), 8)
 	for ply, p := range script {
@@ -105,14 +106,14 @@ func TestMultiNodeCrossNodePlay(t *testing.T) {
 		require.Equal(t, "ack", r.Type, "ply %d on %s: %+v", ply, c.BaseURL(), r)
 		ledger.add(id, ackRec{Ply: ply, Point: p, Seq: r.Seq})
 		wctx, wcancel := context.WithTimeout(ctx, time.Second)
-		_, err = other.Wait(wctx, func(v View) bool { return len(v.Moves) > ply })
+		_, err = other.Wait(wctx, func(v wstest.View) bool { return len(v.Moves) > ply })
 		wcancel()
 		require.NoError(t, err, "the opponent on the other node did not see move %d (%s) within 1 s", ply, p)
 	}
-	_, err = cs.Wait(ctx, View.Over)
+	_, err = cs.Wait(ctx, wstest.View.Over)
 	require.NoError(t, err, "the spectator on node3 did not see the end")
 	verifyRoom(t, ctx, nodes[2].Base(), id, ledger.get(id), true)
-	for _, c := range []*Client{ca, cb, cs} {
+	for _, c := range []*wstest.Client{ca, cb, cs} {
 		require.Empty(t, c.Problems())
 	}
 }
@@ -136,22 +137,22 @@ func TestChaosMultiNode(t *testing.T) {
 		}
 		return out
 	}
-	client := func(node int, room, token string) *Client {
-		c := NewClient(bases[node], room, token)
+	client := func(node int, room, token string) *wstest.Client {
+		c := wstest.NewClient(bases[node], room, token)
 		c.Alt = others(node)
 		require.NoError(t, c.Reconnect(ctx))
 		return c
 	}
 	ledger := newLedger()
 	var seats []*Seat
-	var watchers []*Client
+	var watchers []*wstest.Client
 	var rooms []string
 
 	// The human game across nodes.
 	a, b := mustPlayer(t, ctx, bases[0], "alice"), mustPlayer(t, ctx, bases[1], "bob")
 	hid := mustRoom(t, ctx, bases[0], a.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "human"}})
 	ca := client(0, hid, a.Token)
-	cb := NewClient(bases[1], hid, b.Token)
+	cb := wstest.NewClient(bases[1], hid, b.Token)
 	cb.Alt = others(1)
 	sit(t, ctx, cb, "white")
 	filler := 40
@@ -168,7 +169,7 @@ func TestChaosMultiNode(t *testing.T) {
 
 	// AI rooms on node1: two humans against an AI, one novice exhibition; a spectator
 	// for each on node3 (to time the takeover from a surviving node).
-	var aiWatch []*Client
+	var aiWatch []*wstest.Client
 	for i, level := range []string{"expert", "novice"} { // expert: 1 s searches, the kill lands in one
 		h := mustPlayer(t, ctx, bases[0], "human"+strconv.Itoa(i))
 		id := mustRoom(t, ctx, bases[0], h.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "ai", "level": level}})
@@ -193,7 +194,7 @@ func TestChaosMultiNode(t *testing.T) {
 	// Kill the owner of the first AI room while its AI searches (the human's move was
 	// just stored), and time how long until that AI's move reaches node3.
 	aiRoom := rooms[1]
-	v, err := aiWatch[0].Wait(ctx, func(v View) bool { return v.Over() || (len(v.Moves) >= 4 && v.ToMove() == "white") })
+	v, err := aiWatch[0].Wait(ctx, func(v wstest.View) bool { return v.Over() || (len(v.Moves) >= 4 && v.ToMove() == "white") })
 	require.NoError(t, err)
 	require.False(t, v.Over(), "the AI game ended before the kill")
 	victim, owner := ownerNode(t, ctx, rs.Client(), nodes, aiRoom)
@@ -217,10 +218,10 @@ func TestChaosMultiNode(t *testing.T) {
 	t.Logf("lease of AI room %s taken by %s %v after the kill", aiRoom, newOwner, leaseTook.Round(time.Millisecond))
 	// ... and its AI moves.
 	watcher := aiWatch[0] // on node3; if node3 died it fails over below
-	_, err = watcher.Wait(ctx, func(v View) bool { return v.Over() || len(v.Moves) > ply })
+	_, err = watcher.Wait(ctx, func(v wstest.View) bool { return v.Over() || len(v.Moves) > ply })
 	for err != nil && ctx.Err() == nil { // a watcher on the dead node reconnects elsewhere
 		_ = ensure(ctx, watcher)
-		_, err = watcher.Wait(ctx, func(v View) bool { return v.Over() || len(v.Moves) > ply })
+		_, err = watcher.Wait(ctx, func(v wstest.View) bool { return v.Over() || len(v.Moves) > ply })
 	}
 	took := time.Since(killedAt)
 	t.Logf("AI move at ply %d seen %v after the kill", ply, took.Round(time.Millisecond))
@@ -269,16 +270,16 @@ func TestGracefulHandover(t *testing.T) {
 	ledger := newLedger()
 	h := mustPlayer(t, ctx, nodes[0].Base(), "human")
 	id := mustRoom(t, ctx, nodes[0].Base(), h.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "ai", "level": "expert"}})
-	c := NewClient(nodes[0].Base(), id, h.Token)
+	c := wstest.NewClient(nodes[0].Base(), id, h.Token)
 	c.Alt = []string{nodes[1].Base()}
 	require.NoError(t, c.Reconnect(ctx))
-	w := NewClient(nodes[1].Base(), id, "")
+	w := wstest.NewClient(nodes[1].Base(), id, "")
 	require.NoError(t, w.Reconnect(ctx))
 	seat := &Seat{C: c, Color: "black", Next: blocker(rand.New(rand.NewSource(7))), Ledger: ledger, ResignAt: 40}
 	errc := make(chan error, 1)
 	go func() { errc <- seat.Run(ctx) }()
 
-	v, err := w.Wait(ctx, func(v View) bool { return v.Over() || (len(v.Moves) >= 3 && v.ToMove() == "white") })
+	v, err := w.Wait(ctx, func(v wstest.View) bool { return v.Over() || (len(v.Moves) >= 3 && v.ToMove() == "white") })
 	require.NoError(t, err)
 	require.False(t, v.Over())
 	victim, owner := ownerNode(t, ctx, rs.Client(), nodes, id)
@@ -286,7 +287,7 @@ func TestGracefulHandover(t *testing.T) {
 	stopAt := time.Now()
 	nodes[0].Stop()
 	t.Logf("SIGTERM to %s (%s) took %v; AI to move at ply %d", nodes[0].Name, owner, time.Since(stopAt).Round(time.Millisecond), len(v.Moves))
-	_, err = w.Wait(ctx, func(x View) bool { return x.Over() || len(x.Moves) > len(v.Moves) })
+	_, err = w.Wait(ctx, func(x wstest.View) bool { return x.Over() || len(x.Moves) > len(v.Moves) })
 	require.NoError(t, err)
 	took := time.Since(stopAt)
 	t.Logf("AI move at ply %d seen on %s %v after SIGTERM", len(v.Moves), nodes[1].Name, took.Round(time.Millisecond))

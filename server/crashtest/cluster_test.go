@@ -16,7 +16,9 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/eventlog/redistest"
+	"github.com/gomoku-arena/gomoku/server/wstest"
 )
 
 // TestClusterGames plays across nodes at the server level: three gomokud nodes on a
@@ -42,8 +44,8 @@ func TestClusterGames(t *testing.T) {
 	nodes := startNodes(t, rc.URL(), 3)
 	t.Logf("cluster %s and 3 nodes up in %v", rc.URL(), time.Since(start).Round(time.Millisecond))
 	bases := []string{nodes[0].Base(), nodes[1].Base(), nodes[2].Base()}
-	client := func(node int, room, token string) *Client {
-		c := NewClient(bases[node], room, token)
+	client := func(node int, room, token string) *wstest.Client {
+		c := wstest.NewClient(bases[node], room, token)
 		for j := 1; j < len(bases); j++ { // a load balancer's failover
 			c.Alt = append(c.Alt, bases[(node+j)%len(bases)])
 		}
@@ -51,7 +53,7 @@ func TestClusterGames(t *testing.T) {
 	}
 	ledger := newLedger()
 	var seats []*Seat
-	var watchers []*Client
+	var watchers []*wstest.Client
 	var rooms []string
 	tk := func() func() time.Duration { return think(rng.Int63(), 10*time.Millisecond, 40*time.Millisecond) }
 
@@ -109,7 +111,7 @@ func TestClusterGames(t *testing.T) {
 	play := StartPlay(ctx, seats, watchers)
 
 	// kill -9 the AI room's lease holder while the AI searches.
-	v, err := aiWatch.Wait(ctx, func(v View) bool { return v.Over() || (len(v.Moves) >= 4 && v.ToMove() == "white") })
+	v, err := aiWatch.Wait(ctx, func(v wstest.View) bool { return v.Over() || (len(v.Moves) >= 4 && v.ToMove() == "white") })
 	require.NoError(t, err)
 	require.False(t, v.Over(), "the AI game ended before the kill")
 	victim, owner := ownerNode(t, ctx, cc, nodes, aiRoom)
@@ -130,10 +132,10 @@ func TestClusterGames(t *testing.T) {
 	}
 	leaseTook := time.Since(killedAt)
 	t.Logf("lease of AI room %s taken by %s %v after the kill", aiRoom, newOwner, leaseTook.Round(time.Millisecond))
-	_, err = aiWatch.Wait(ctx, func(v View) bool { return v.Over() || len(v.Moves) > ply })
+	_, err = aiWatch.Wait(ctx, func(v wstest.View) bool { return v.Over() || len(v.Moves) > ply })
 	for err != nil && ctx.Err() == nil { // a watcher on the dead node reconnects elsewhere
 		_ = ensure(ctx, aiWatch)
-		_, err = aiWatch.Wait(ctx, func(v View) bool { return v.Over() || len(v.Moves) > ply })
+		_, err = aiWatch.Wait(ctx, func(v wstest.View) bool { return v.Over() || len(v.Moves) > ply })
 	}
 	require.NoError(t, err, "the AI did not move after the takeover")
 	took := time.Since(killedAt)
@@ -234,7 +236,7 @@ func checkStoredRecord(t *testing.T, ctx context.Context, rc redis.Cmdable, id s
 	type at struct{ ply, n int }
 	moves := map[string]*at{}
 	for i, r := range raw {
-		var e Event
+		var e room.Event
 		require.NoError(t, json.Unmarshal([]byte(r), &e), "room %s: stored event %d: %s", id, i+1, r)
 		if e.Kind != "move" {
 			continue

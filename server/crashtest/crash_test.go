@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gomoku-arena/gomoku/room/eventlog/redistest"
+	"github.com/gomoku-arena/gomoku/server/wstest"
 )
 
 // seededRand returns a generator seeded with CRASHTEST_SEED or a fresh seed, logged so
@@ -53,7 +54,7 @@ func TestCrashGomokud(t *testing.T) {
 		name  string
 		room  string
 		seats []*Seat
-		watch []*Client
+		watch []*wstest.Client
 	}
 	var games []*game
 
@@ -62,7 +63,7 @@ func TestCrashGomokud(t *testing.T) {
 		a := mustPlayer(t, ctx, base, "a"+strconv.Itoa(g))
 		b := mustPlayer(t, ctx, base, "b"+strconv.Itoa(g))
 		id := mustRoom(t, ctx, base, a.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "human"}})
-		ca, cb := NewClient(base, id, a.Token), NewClient(base, id, b.Token)
+		ca, cb := wstest.NewClient(base, id, a.Token), wstest.NewClient(base, id, b.Token)
 		require.NoError(t, ca.Reconnect(ctx))
 		sit(t, ctx, cb, "white")
 		moves := scriptedGame(rand.New(rand.NewSource(rng.Int63())), filler)
@@ -71,16 +72,16 @@ func TestCrashGomokud(t *testing.T) {
 			{C: ca, Color: "black", Next: scripted(moves), Think: think(rng.Int63(), 30*time.Millisecond, 130*time.Millisecond), Ledger: ledger},
 			{C: cb, Color: "white", Next: scripted(moves), Think: think(rng.Int63(), 30*time.Millisecond, 130*time.Millisecond), Ledger: ledger},
 		}
-		spec := NewClient(base, id, "")
+		spec := wstest.NewClient(base, id, "")
 		require.NoError(t, spec.Reconnect(ctx))
-		gm.watch = []*Client{spec}
+		gm.watch = []*wstest.Client{spec}
 		games = append(games, gm)
 	}
 	// Human (black) against an intermediate AI (200 ms budget); the human resigns at ply 90.
 	{
 		h := mustPlayer(t, ctx, base, "human")
 		id := mustRoom(t, ctx, base, h.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "ai", "level": "intermediate"}})
-		c := NewClient(base, id, h.Token)
+		c := wstest.NewClient(base, id, h.Token)
 		require.NoError(t, c.Reconnect(ctx))
 		games = append(games, &game{name: "vs-ai", room: id, seats: []*Seat{{
 			C: c, Color: "black", Next: blocker(rand.New(rand.NewSource(rng.Int63()))),
@@ -92,9 +93,9 @@ func TestCrashGomokud(t *testing.T) {
 		w := mustPlayer(t, ctx, base, "watcher")
 		id := mustRoom(t, ctx, base, w.Token, map[string]any{"me": "none",
 			"black": map[string]any{"kind": "ai", "level": "novice"}, "white": map[string]any{"kind": "ai", "level": "novice"}})
-		c := NewClient(base, id, w.Token)
+		c := wstest.NewClient(base, id, w.Token)
 		require.NoError(t, c.Reconnect(ctx))
-		games = append(games, &game{name: "ai-vs-ai", room: id, watch: []*Client{c}})
+		games = append(games, &game{name: "ai-vs-ai", room: id, watch: []*wstest.Client{c}})
 	}
 
 	sending := make(chan string, 1)
@@ -103,7 +104,7 @@ func TestCrashGomokud(t *testing.T) {
 
 	start := time.Now()
 	var seats []*Seat
-	var watchers []*Client
+	var watchers []*wstest.Client
 	for _, g := range games {
 		seats = append(seats, g.seats...)
 		watchers = append(watchers, g.watch...)
@@ -122,10 +123,10 @@ killing:
 		switch done {
 		case 0:
 			what = "AI seat searching (human-vs-AI)"
-			_, _ = aiGame.seats[0].C.Wait(ctx, func(v View) bool { return v.Over() || (len(v.Moves) >= 4 && v.ToMove() == "white") })
+			_, _ = aiGame.seats[0].C.Wait(ctx, func(v wstest.View) bool { return v.Over() || (len(v.Moves) >= 4 && v.ToMove() == "white") })
 		case 1:
 			what = "AI vs AI exhibition in play"
-			_, _ = exhibition.watch[0].Wait(ctx, func(v View) bool { return v.Over() || len(v.Moves) >= 6 })
+			_, _ = exhibition.watch[0].Wait(ctx, func(v wstest.View) bool { return v.Over() || len(v.Moves) >= 6 })
 		case 2, 3:
 			for len(sending) > 0 { // a fresh send, not a stale notice
 				<-sending
@@ -144,7 +145,7 @@ killing:
 			case <-time.After(time.Duration(200+rng.Intn(1200)) * time.Millisecond):
 			}
 		}
-		var before View
+		var before wstest.View
 		if done == 0 {
 			before = aiGame.seats[0].C.View()
 		}
@@ -160,14 +161,14 @@ killing:
 			probe.Add(1)
 			go func() { // how long the restarted server takes to resume the AI seat
 				defer probe.Done()
-				w := NewClient(base, aiGame.room, "")
+				w := wstest.NewClient(base, aiGame.room, "")
 				w.FromSeq(before.LastSeq)
 				defer w.Close()
 				for ctx.Err() == nil {
 					if err := ensure(ctx, w); err != nil {
 						return
 					}
-					if _, err := w.Wait(ctx, func(v View) bool { return v.Over() || len(v.Moves) > ply }); err == nil {
+					if _, err := w.Wait(ctx, func(v wstest.View) bool { return v.Over() || len(v.Moves) > ply }); err == nil {
 						t.Logf("AI seat resumed: its move at ply %d seen %v after the restart (the previous process's lease must expire first)",
 							ply, time.Since(restarted).Round(time.Millisecond))
 						return
@@ -224,7 +225,7 @@ func TestCrashClockNotCharged(t *testing.T) {
 	a, b := mustPlayer(t, ctx, base, "alice"), mustPlayer(t, ctx, base, "bob")
 	id := mustRoom(t, ctx, base, a.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "human"},
 		"time": map[string]any{"base_ms": 60000}})
-	ca, cb := NewClient(base, id, a.Token), NewClient(base, id, b.Token)
+	ca, cb := wstest.NewClient(base, id, a.Token), wstest.NewClient(base, id, b.Token)
 	require.NoError(t, ca.Reconnect(ctx))
 	sit(t, ctx, cb, "white")
 	script := scriptedGame(rand.New(rand.NewSource(3)), 8)
@@ -245,22 +246,22 @@ func TestCrashClockNotCharged(t *testing.T) {
 	require.Equal(t, "black", before.Clock.ToMove)
 	node.Kill()
 	killed := time.Now()
-	leftAtKill := before.Clock.Left("black", killed)
+	leftAtKill := wstest.ClockLeft(before.Clock, "black", killed)
 	time.Sleep(3 * time.Second)
 	node.Restart()
 	// GET before anyone rejoined: the room is not live yet, the snapshot is replayed.
 	if early, err := GetRoom(ctx, base, id); err == nil && early.Clock != nil {
-		t.Logf("GET before rejoin (replayed, room not live): black %v", early.Clock.Left("black", time.Now()).Round(time.Millisecond))
+		t.Logf("GET before rejoin (replayed, room not live): black %v", wstest.ClockLeft(early.Clock, "black", time.Now()).Round(time.Millisecond))
 	}
 	require.NoError(t, ca.Reconnect(ctx))
 	require.NoError(t, cb.Reconnect(ctx))
 	after, err := GetRoom(ctx, base, id)
 	require.NoError(t, err)
 	require.NotNil(t, after.Clock)
-	leftNow := after.Clock.Left("black", time.Now())
+	leftNow := wstest.ClockLeft(after.Clock, "black", time.Now())
 	t.Logf("black's time: %v at the kill, %v after 3 s down, the restart and the rejoin (white %v -> %v)",
 		leftAtKill.Round(time.Millisecond), leftNow.Round(time.Millisecond),
-		before.Clock.Left("white", killed).Round(time.Millisecond), after.Clock.Left("white", time.Now()).Round(time.Millisecond))
+		wstest.ClockLeft(before.Clock, "white", killed).Round(time.Millisecond), wstest.ClockLeft(after.Clock, "white", time.Now()).Round(time.Millisecond))
 	require.Greater(t, leftNow, leftAtKill-time.Second, "the side to move was charged for the downtime")
 	require.LessOrEqual(t, after.Clock.WhiteMS, before.Clock.WhiteMS, "white gained time")
 

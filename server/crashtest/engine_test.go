@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gomoku-arena/gomoku/room/eventlog/redistest"
+	"github.com/gomoku-arena/gomoku/server/wstest"
 )
 
 // fakeBrain writes a shell Gomocup brain: it answers START with OK and each request to
@@ -46,26 +47,26 @@ func TestExternalEngineSeat(t *testing.T) {
 	p := mustPlayer(t, ctx, base, "alice")
 
 	id := mustRoom(t, ctx, base, p.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "engine", "engine": "row"}})
-	c := NewClient(base, id, p.Token)
+	c := wstest.NewClient(base, id, p.Token)
 	defer c.Close()
 	require.NoError(t, c.Reconnect(ctx))
 	for i, mv := range []string{"h8", "h7", "h6"} {
 		r, err := c.Move(ctx, "m"+mv, 2*i, mv)
 		require.NoError(t, err)
 		require.Equal(t, "ack", r.Type, "move %s: %+v", mv, r)
-		_, err = c.Wait(ctx, func(v View) bool { return len(v.Moves) >= 2*i+2 || v.Over() })
+		_, err = c.Wait(ctx, func(v wstest.View) bool { return len(v.Moves) >= 2*i+2 || v.Over() })
 		require.NoError(t, err, "the engine did not answer %s", mv)
 	}
 	require.Equal(t, []string{"h8", "a15", "h7", "b15", "h6", "c15"}, c.View().Moves)
 
 	id = mustRoom(t, ctx, base, p.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "engine", "engine": "garbage"}})
-	g := NewClient(base, id, p.Token)
+	g := wstest.NewClient(base, id, p.Token)
 	defer g.Close()
 	require.NoError(t, g.Reconnect(ctx))
 	r, err := g.Move(ctx, "m1", 0, "h8")
 	require.NoError(t, err)
 	require.Equal(t, "ack", r.Type, "%+v", r)
-	v, err := g.Wait(ctx, func(v View) bool { return v.Over() })
+	v, err := g.Wait(ctx, func(v wstest.View) bool { return v.Over() })
 	require.NoError(t, err, "the garbage engine's game did not end")
 	require.Equal(t, "black", v.Result, "the engine that answered garbage loses: %+v", v)
 	require.Equal(t, []string{"h8"}, v.Moves)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gomoku-arena/gomoku/room/eventlog/redistest"
+	"github.com/gomoku-arena/gomoku/server/wstest"
 )
 
 // failoverBound is how long a room may be unavailable after its Redis Cluster master
@@ -37,14 +38,14 @@ func TestClusterMasterFailover(t *testing.T) {
 
 	ledger := newLedger()
 	var seats []*Seat
-	var watchers []*Client
+	var watchers []*wstest.Client
 	var rooms []string
 	for g := 0; g < 3; g++ {
 		bn, wn := g%2, 1-g%2
 		a := mustPlayer(t, ctx, bases[bn], "black"+strconv.Itoa(g))
 		b := mustPlayer(t, ctx, bases[wn], "white"+strconv.Itoa(g))
 		id := mustRoom(t, ctx, bases[bn], a.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "human"}})
-		ca, cb := NewClient(bases[bn], id, a.Token), NewClient(bases[wn], id, b.Token)
+		ca, cb := wstest.NewClient(bases[bn], id, a.Token), wstest.NewClient(bases[wn], id, b.Token)
 		require.NoError(t, ca.Reconnect(ctx))
 		sit(t, ctx, cb, "white")
 		script := scriptedGame(rand.New(rand.NewSource(rng.Int63())), 20)
@@ -52,7 +53,7 @@ func TestClusterMasterFailover(t *testing.T) {
 		seats = append(seats,
 			&Seat{C: ca, Color: "black", Next: scripted(script), Ledger: ledger, Think: tk()},
 			&Seat{C: cb, Color: "white", Next: scripted(script), Ledger: ledger, Think: tk()})
-		w := NewClient(bases[wn], id, "")
+		w := wstest.NewClient(bases[wn], id, "")
 		require.NoError(t, w.Reconnect(ctx))
 		watchers = append(watchers, w)
 		rooms = append(rooms, id)
@@ -61,7 +62,7 @@ func TestClusterMasterFailover(t *testing.T) {
 
 	play := StartPlay(ctx, seats, watchers)
 
-	v, err := watchers[0].Wait(ctx, func(v View) bool { return v.Over() || len(v.Moves) >= 6 })
+	v, err := watchers[0].Wait(ctx, func(v wstest.View) bool { return v.Over() || len(v.Moves) >= 6 })
 	require.NoError(t, err)
 	require.False(t, v.Over())
 	victim := masterOf(ctx, cc, rooms[0])
@@ -72,10 +73,10 @@ func TestClusterMasterFailover(t *testing.T) {
 	}
 	killedAt := time.Now()
 	t.Logf("killed Redis master %s (slot of room %s) at ply %d", victim, rooms[0], len(v.Moves))
-	_, err = watchers[0].Wait(ctx, func(w View) bool { return w.Over() || len(w.Moves) > len(v.Moves)+1 })
+	_, err = watchers[0].Wait(ctx, func(w wstest.View) bool { return w.Over() || len(w.Moves) > len(v.Moves)+1 })
 	for err != nil && ctx.Err() == nil {
 		_ = ensure(ctx, watchers[0])
-		_, err = watchers[0].Wait(ctx, func(w View) bool { return w.Over() || len(w.Moves) > len(v.Moves)+1 })
+		_, err = watchers[0].Wait(ctx, func(w wstest.View) bool { return w.Over() || len(w.Moves) > len(v.Moves)+1 })
 	}
 	resumed := time.Since(killedAt)
 	cc.ReloadState(ctx)

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/server/wstest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -49,13 +51,13 @@ func (l *Ledger) get(roomID string) []ackRec {
 }
 
 // Strategy picks the point to play in view v ("" for none: wait for the next event).
-type Strategy func(v View) string
+type Strategy func(v wstest.View) string
 
 // Seat drives one player's seat: it plays whenever its view says it is its turn,
 // reconnects (with its token and last seq) whenever the connection drops, and resends
 // an unanswered move with the same ply and id.
 type Seat struct {
-	C        *Client
+	C        *wstest.Client
 	Color    string
 	Next     Strategy
 	Think    func() time.Duration // pause before each move (nil: none)
@@ -76,7 +78,7 @@ func transient(code string) bool {
 }
 
 // ensure reconnects until the connection is up.
-func ensure(ctx context.Context, c *Client) error {
+func ensure(ctx context.Context, c *wstest.Client) error {
 	if c.View().Alive {
 		return nil
 	}
@@ -93,10 +95,10 @@ func (s *Seat) Run(ctx context.Context) error {
 		if err := ensure(ctx, s.C); err != nil {
 			return err
 		}
-		v, err := s.C.Wait(ctx, func(v View) bool {
+		v, err := s.C.Wait(ctx, func(v wstest.View) bool {
 			return v.Over() || (v.Phase == "playing" && v.ToMove() == s.Color)
 		})
-		if errors.Is(err, ErrDisconnected) {
+		if errors.Is(err, wstest.ErrDisconnected) {
 			continue
 		}
 		if err != nil {
@@ -121,8 +123,8 @@ func (s *Seat) Run(ctx context.Context) error {
 		}
 		point := s.Next(v)
 		if point == "" { // nothing to play here (e.g. the game_over event is on its way)
-			_, err := s.C.Wait(ctx, func(w View) bool { return w.Over() || w.LastSeq != v.LastSeq || !w.Alive })
-			if err != nil && !errors.Is(err, ErrDisconnected) {
+			_, err := s.C.Wait(ctx, func(w wstest.View) bool { return w.Over() || w.LastSeq != v.LastSeq || !w.Alive })
+			if err != nil && !errors.Is(err, wstest.ErrDisconnected) {
 				return fmt.Errorf("%s: no move at ply %d and the game did not end: %w", s.Color, ply, err)
 			}
 			continue
@@ -136,7 +138,7 @@ func (s *Seat) Run(ctx context.Context) error {
 				}
 			}
 			r, err := s.C.Move(ctx, id, ply, point)
-			if errors.Is(err, ErrDisconnected) {
+			if errors.Is(err, wstest.ErrDisconnected) {
 				if err := s.C.Reconnect(ctx); err != nil {
 					return err
 				}
@@ -148,7 +150,7 @@ func (s *Seat) Run(ctx context.Context) error {
 			if r.Type == "ack" {
 				s.Ledger.add(s.C.Room, ackRec{Ply: ply, Point: point, Seq: r.Seq, Duplicate: r.Duplicate})
 				// The move's event may arrive after the ack: wait for it.
-				if _, err := s.C.Wait(ctx, func(v View) bool { return v.Over() || len(v.Moves) > ply }); err != nil && !errors.Is(err, ErrDisconnected) {
+				if _, err := s.C.Wait(ctx, func(v wstest.View) bool { return v.Over() || len(v.Moves) > ply }); err != nil && !errors.Is(err, wstest.ErrDisconnected) {
 					return fmt.Errorf("%s: event of acked move %s at ply %d: %w", s.Color, point, ply, err)
 				}
 				break
@@ -175,7 +177,7 @@ func (s *Seat) resign(ctx context.Context, ply int) error {
 	id := fmt.Sprintf("%s-resign-%d", s.Color, ply)
 	for {
 		r, err := s.C.Do(ctx, map[string]any{"type": "resign", "id": id})
-		if errors.Is(err, ErrDisconnected) {
+		if errors.Is(err, wstest.ErrDisconnected) {
 			if err := s.C.Reconnect(ctx); err != nil {
 				return err
 			}
@@ -188,8 +190,8 @@ func (s *Seat) resign(ctx context.Context, ply int) error {
 			return err
 		}
 		if r.Type == "ack" || r.Code == "game_over" {
-			_, err := s.C.Wait(ctx, View.Over)
-			if errors.Is(err, ErrDisconnected) {
+			_, err := s.C.Wait(ctx, wstest.View.Over)
+			if errors.Is(err, wstest.ErrDisconnected) {
 				return nil // the Run loop reconnects and sees the end
 			}
 			return err
@@ -202,16 +204,16 @@ func (s *Seat) resign(ctx context.Context, ply int) error {
 }
 
 // Follow keeps a watcher connected until its view shows the game over.
-func Follow(ctx context.Context, c *Client) error {
+func Follow(ctx context.Context, c *wstest.Client) error {
 	for {
 		if err := ensure(ctx, c); err != nil {
 			return err
 		}
-		_, err := c.Wait(ctx, View.Over)
+		_, err := c.Wait(ctx, wstest.View.Over)
 		if err == nil {
 			return nil
 		}
-		if !errors.Is(err, ErrDisconnected) {
+		if !errors.Is(err, wstest.ErrDisconnected) {
 			return err
 		}
 	}
@@ -244,7 +246,7 @@ func scriptedGame(rng *rand.Rand, filler int) []string {
 
 // scripted plays moves[ply].
 func scripted(moves []string) Strategy {
-	return func(v View) string {
+	return func(v wstest.View) string {
 		if len(v.Moves) >= len(moves) {
 			return ""
 		}
@@ -256,7 +258,7 @@ func scripted(moves []string) Strategy {
 // else anywhere empty (for the human side of an AI game). rng must not be shared
 // between goroutines.
 func randomNear(rng *rand.Rand) Strategy {
-	return func(v View) string {
+	return func(v wstest.View) string {
 		used := map[string]bool{}
 		for _, m := range v.Moves {
 			used[m] = true
@@ -285,7 +287,7 @@ func randomNear(rng *rand.Rand) Strategy {
 // opponent needs longer to win), else randomNear.
 func blocker(rng *rand.Rand) Strategy {
 	fallback := randomNear(rng)
-	return func(v View) string {
+	return func(v wstest.View) string {
 		if len(v.Moves) == 0 {
 			return fallback(v)
 		}
@@ -328,12 +330,12 @@ func think(seed int64, lo, hi time.Duration) func() time.Duration {
 // every acknowledged move at its ply, no point twice; a fresh reader that joins with
 // last_seq=1 receives events 2..seq contiguous, whose moves are exactly the snapshot's
 // moves, each acked move at the seq its ack named; exactly one game_over, last.
-func verifyRoom(t *testing.T, ctx context.Context, base, roomID string, acks []ackRec, wantOver bool) Snapshot {
+func verifyRoom(t *testing.T, ctx context.Context, base, roomID string, acks []ackRec, wantOver bool) room.Snapshot {
 	t.Helper()
 	snap, err := GetRoom(ctx, base, roomID)
 	require.NoError(t, err, "GET /api/rooms/%s", roomID)
 	if wantOver {
-		require.Equal(t, "over", snap.Phase, "room %s not over: %+v", roomID, snap)
+		require.Equal(t, room.PhaseOver, snap.Phase, "room %s not over: %+v", roomID, snap)
 	}
 	seen := map[string]int{}
 	for i, m := range snap.Moves {
@@ -352,11 +354,11 @@ func verifyRoom(t *testing.T, ctx context.Context, base, roomID string, acks []a
 		}
 	}
 
-	r := NewClient(base, roomID, "")
+	r := wstest.NewClient(base, roomID, "")
 	r.FromSeq(1)
 	require.NoError(t, r.Reconnect(ctx))
 	defer r.Close()
-	_, err = r.Wait(ctx, func(v View) bool { return v.LastSeq >= snap.Seq })
+	_, err = r.Wait(ctx, func(v wstest.View) bool { return v.LastSeq >= snap.Seq })
 	require.NoError(t, err, "room %s: reader did not reach seq %d", roomID, snap.Seq)
 	evs := r.Events()
 	if len(evs) == 0 || evs[0].Seq != 2 {
@@ -421,7 +423,7 @@ func mustRoom(t *testing.T, ctx context.Context, base, token string, body map[st
 }
 
 // sit connects c and takes the colour's seat.
-func sit(t *testing.T, ctx context.Context, c *Client, color string) {
+func sit(t *testing.T, ctx context.Context, c *wstest.Client, color string) {
 	t.Helper()
 	require.NoError(t, c.Reconnect(ctx))
 	r, err := c.Do(ctx, map[string]any{"type": "sit", "id": "sit", "color": color})

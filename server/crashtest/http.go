@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/gomoku-arena/gomoku/room"
 )
 
 // Player is a registered player (POST /api/players).
@@ -75,17 +77,17 @@ func NewPlayer(ctx context.Context, base, name string) (Player, error) {
 }
 
 // CreateRoom creates a room with the given body (docs/protocol.md POST /api/rooms).
-func CreateRoom(ctx context.Context, base, token string, body map[string]any) (Snapshot, error) {
+func CreateRoom(ctx context.Context, base, token string, body map[string]any) (room.Snapshot, error) {
 	var out struct {
-		Room Snapshot `json:"room"`
+		Room room.Snapshot `json:"room"`
 	}
 	err := call(ctx, http.MethodPost, base+"/api/rooms", token, body, &out)
 	return out.Room, err
 }
 
 // GetRoom fetches a room's snapshot.
-func GetRoom(ctx context.Context, base, id string) (Snapshot, error) {
-	var s Snapshot
+func GetRoom(ctx context.Context, base, id string) (room.Snapshot, error) {
+	var s room.Snapshot
 	err := call(ctx, http.MethodGet, base+"/api/rooms/"+id, "", nil, &s)
 	return s, err
 }

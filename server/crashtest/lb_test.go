@@ -18,6 +18,7 @@ import (
 
 	"github.com/gomoku-arena/gomoku/room/eventlog/redistest"
 	"github.com/gomoku-arena/gomoku/server/crashtest/composecfg"
+	"github.com/gomoku-arena/gomoku/server/wstest"
 )
 
 // composeFile carries the load balancer's Caddyfile inline (its top-level configs).
@@ -109,13 +110,13 @@ func TestLoadBalancerCaddyfile(t *testing.T) {
 	a, b := mustPlayer(t, ctx, base, "alice"), mustPlayer(t, ctx, base, "bob")
 	id := mustRoom(t, ctx, base, a.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "human"}})
 	checkOrigin(t, ctx, base, id)
-	ca, cb, cs := NewClient(base, id, a.Token), NewClient(base, id, b.Token), NewClient(base, id, "")
+	ca, cb, cs := wstest.NewClient(base, id, a.Token), wstest.NewClient(base, id, b.Token), wstest.NewClient(base, id, "")
 	require.NoError(t, ca.Reconnect(ctx))
 	require.NoError(t, cs.Reconnect(ctx))
 	sit(t, ctx, cb, "white")
 	h := mustPlayer(t, ctx, base, "human")
 	aid := mustRoom(t, ctx, base, h.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "ai", "level": "novice"}})
-	ch := NewClient(base, aid, h.Token)
+	ch := wstest.NewClient(base, aid, h.Token)
 	require.NoError(t, ch.Reconnect(ctx))
 
 	script := scriptedGame(rand.New(rand.NewSource(rng.Int63())), 24)
@@ -125,9 +126,9 @@ func TestLoadBalancerCaddyfile(t *testing.T) {
 		{C: cb, Color: "white", Next: scripted(script), Ledger: ledger, Think: tk()},
 		{C: ch, Color: "black", Next: blocker(rand.New(rand.NewSource(rng.Int63()))), Ledger: ledger, Think: tk(), ResignAt: 30},
 	}
-	play := StartPlay(ctx, seats, []*Client{cs})
+	play := StartPlay(ctx, seats, []*wstest.Client{cs})
 
-	_, err = cs.Wait(ctx, func(v View) bool { return v.Over() || len(v.Moves) >= 8 })
+	_, err = cs.Wait(ctx, func(v wstest.View) bool { return v.Over() || len(v.Moves) >= 8 })
 	require.NoError(t, err)
 	victim, owner := ownerNode(t, ctx, rs.Client(), nodes, id)
 	nodes[victim].Kill()
@@ -143,7 +144,7 @@ func TestLoadBalancerCaddyfile(t *testing.T) {
 	}
 	require.Equal(t, script, cs.View().Moves, "the spectator's moves")
 	reconnects := 0
-	for _, c := range []*Client{ca, cb, cs, ch} {
+	for _, c := range []*wstest.Client{ca, cb, cs, ch} {
 		reconnects += c.View().Gen - 1
 		for _, p := range c.Problems() {
 			t.Errorf("client of %s: %s", c.Room, p)

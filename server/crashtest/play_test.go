@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gomoku-arena/gomoku/server/wstest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -18,7 +19,7 @@ type Play struct {
 }
 
 // StartPlay starts every seat (Seat.Run) and every watcher (Follow).
-func StartPlay(ctx context.Context, seats []*Seat, watchers []*Client) *Play {
+func StartPlay(ctx context.Context, seats []*Seat, watchers []*wstest.Client) *Play {
 	p := &Play{seats: seats, done: make(chan struct{}), errs: make(chan error, len(seats)+len(watchers))}
 	var wg sync.WaitGroup
 	for _, s := range seats {
@@ -27,7 +28,7 @@ func StartPlay(ctx context.Context, seats []*Seat, watchers []*Client) *Play {
 	}
 	for _, c := range watchers {
 		wg.Add(1)
-		go func(c *Client) { defer wg.Done(); p.errs <- Follow(ctx, c) }(c)
+		go func(c *wstest.Client) { defer wg.Done(); p.errs <- Follow(ctx, c) }(c)
 	}
 	go func() { wg.Wait(); close(p.errs); close(p.done) }()
 	return p

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gomoku-arena/gomoku/room/eventlog/redistest"
+	"github.com/gomoku-arena/gomoku/server/wstest"
 )
 
 // TestRedisRestartDuringPlay restarts Redis during play, against real
@@ -33,7 +34,7 @@ func TestRedisRestartDuringPlay(t *testing.T) {
 	// A human game and a human-vs-AI game.
 	a, b := mustPlayer(t, ctx, base, "alice"), mustPlayer(t, ctx, base, "bob")
 	hid := mustRoom(t, ctx, base, a.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "human"}})
-	ca, cb := NewClient(base, hid, a.Token), NewClient(base, hid, b.Token)
+	ca, cb := wstest.NewClient(base, hid, a.Token), wstest.NewClient(base, hid, b.Token)
 	require.NoError(t, ca.Reconnect(ctx))
 	sit(t, ctx, cb, "white")
 	filler, restarts2 := 40, 2
@@ -48,7 +49,7 @@ func TestRedisRestartDuringPlay(t *testing.T) {
 
 	h := mustPlayer(t, ctx, base, "human")
 	aid := mustRoom(t, ctx, base, h.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "ai", "level": "novice"}})
-	ch := NewClient(base, aid, h.Token)
+	ch := wstest.NewClient(base, aid, h.Token)
 	require.NoError(t, ch.Reconnect(ctx))
 	human := &Seat{C: ch, Color: "black", Next: blocker(rand.New(rand.NewSource(rng.Int63()))), Ledger: ledger, ResignAt: 90,
 		Think: think(rng.Int63(), 20*time.Millisecond, 100*time.Millisecond)}
@@ -64,13 +65,13 @@ func TestRedisRestartDuringPlay(t *testing.T) {
 		require.Equal(t, "ack", r.Type, "move %d: %+v", ply, r)
 		ledger.add(hid, ackRec{Ply: ply, Point: script[ply], Seq: r.Seq})
 	}
-	move := func(c *Client, ply int, p string) Msg {
+	move := func(c *wstest.Client, ply int, p string) wstest.Msg {
 		r, err := c.Move(ctx, "p1-"+p, ply, p)
 		require.NoError(t, err)
 		return r
 	}
 	for i := 0; i < 2; i++ {
-		v, err := ch.Wait(ctx, func(v View) bool { return v.ToMove() == "black" && v.Phase == "playing" })
+		v, err := ch.Wait(ctx, func(v wstest.View) bool { return v.ToMove() == "black" && v.Phase == "playing" })
 		require.NoError(t, err)
 		p := human.Next(v)
 		r := move(ch, len(v.Moves), p)
@@ -78,7 +79,7 @@ func TestRedisRestartDuringPlay(t *testing.T) {
 		ledger.add(aid, ackRec{Ply: len(v.Moves), Point: p, Seq: r.Seq})
 	}
 	// The AI is now searching its reply; Redis dies under it.
-	_, err := cb.Wait(ctx, func(v View) bool { return len(v.Moves) == 10 })
+	_, err := cb.Wait(ctx, func(v wstest.View) bool { return len(v.Moves) == 10 })
 	require.NoError(t, err)
 	rs.Kill()
 	t.Logf("redis killed")
@@ -115,7 +116,7 @@ func TestRedisRestartDuringPlay(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	// The AI game continues without a gomokud restart: the AI move lands.
-	_, err = ch.Wait(ctx, func(v View) bool { return len(v.Moves) >= 4 || v.Over() })
+	_, err = ch.Wait(ctx, func(v wstest.View) bool { return len(v.Moves) >= 4 || v.Over() })
 	require.NoError(t, err, "the AI seat did not move after Redis came back")
 
 	// Phase 2: all seats play on; Redis dies twice more at random moments.
@@ -141,7 +142,7 @@ func TestRedisRestartDuringPlay(t *testing.T) {
 	asnap := verifyRoom(t, ctx, base, aid, ledger.get(aid), true)
 	t.Logf("human game %s: %d moves, %s by %s; AI game %s: %d moves, %s by %s; %d Redis restarts",
 		hid, len(snap.Moves), snap.Result, snap.Reason, aid, len(asnap.Moves), asnap.Result, asnap.Reason, restarts)
-	for _, c := range []*Client{ca, cb, ch} {
+	for _, c := range []*wstest.Client{ca, cb, ch} {
 		for _, p := range c.Problems() {
 			t.Errorf("client %s: %s", c.Room, p)
 		}
@@ -161,7 +162,7 @@ func TestUnavailableMessageHidesInternals(t *testing.T) {
 	base := node.Base()
 	a, b := mustPlayer(t, ctx, base, "alice"), mustPlayer(t, ctx, base, "bob")
 	id := mustRoom(t, ctx, base, a.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "human"}})
-	ca, cb := NewClient(base, id, a.Token), NewClient(base, id, b.Token)
+	ca, cb := wstest.NewClient(base, id, a.Token), wstest.NewClient(base, id, b.Token)
 	require.NoError(t, ca.Reconnect(ctx))
 	sit(t, ctx, cb, "white")
 	rs.Kill()

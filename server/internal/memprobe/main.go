@@ -9,6 +9,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -17,7 +18,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gorilla/websocket"
+	"github.com/gomoku-arena/gomoku/room/protocol"
+	"github.com/gomoku-arena/gomoku/server/wstest"
 )
 
 func metric(base, name string) float64 {
@@ -55,22 +57,16 @@ func main() {
 	time.Sleep(time.Second)
 	rss0, heap0 := metric(base, "process_resident_memory_bytes"), metric(base, "go_memstats_heap_inuse_bytes")
 	st0 := metric(base, "go_memstats_stack_inuse_bytes")
-	ws := strings.Replace(base, "http", "ws", 1) + "/ws/rooms/" + r.Room.ID
-	conns := make([]*websocket.Conn, 0, n)
+	conns := make([]*wstest.Client, 0, n)
 	for i := 0; i < n; i++ {
-		c, _, err := websocket.DefaultDialer.Dial(ws, nil)
+		c, err := wstest.Dial(context.Background(), base, r.Room.ID, nil)
 		if err != nil {
 			panic(err)
 		}
-		c.WriteMessage(websocket.TextMessage, []byte(`{"type":"hello"}`))
+		if err := c.Send(protocol.ClientMsg{Type: protocol.TypeHello}); err != nil {
+			panic(err)
+		}
 		conns = append(conns, c)
-		go func() {
-			for {
-				if _, _, err := c.ReadMessage(); err != nil {
-					return
-				}
-			}
-		}()
 	}
 	time.Sleep(3 * time.Second)
 	rss1, heap1 := metric(base, "process_resident_memory_bytes"), metric(base, "go_memstats_heap_inuse_bytes")

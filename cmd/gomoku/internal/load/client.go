@@ -8,10 +8,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/gorilla/websocket"
 )
 
-// inMsg is every server → client message, decoded loosely (unknown fields ignored).
+// inMsg is every server → client message (room/protocol), decoded loosely: only the
+// fields the load generator uses (unknown fields ignored).
 type inMsg struct {
 	Type      string `json:"type"`
 	ID        string `json:"id"`
@@ -161,13 +163,7 @@ func (c *client) session(ctx context.Context, first bool) (welcomed bool, err er
 	last := c.lastSeq
 	c.replaying = last > 0
 	c.mu.Unlock()
-	hello := map[string]any{"type": "hello"}
-	if c.token != "" {
-		hello["token"] = c.token
-	}
-	if last > 0 {
-		hello["last_seq"] = last
-	}
+	hello := protocol.ClientMsg{Type: protocol.TypeHello, Token: c.token, LastSeq: last}
 	c.wmu.Lock()
 	c.conn = conn
 	err = conn.WriteJSON(hello)
@@ -211,7 +207,7 @@ func (c *client) session(ctx context.Context, first bool) (welcomed bool, err er
 			c.r.stats.Error("bad_server_json")
 			continue
 		}
-		if m.Type == "welcome" && !welcomed {
+		if m.Type == protocol.TypeWelcome && !welcomed {
 			welcomed = true
 			c.r.stats.Connected.Add(1)
 			if first {
@@ -269,10 +265,10 @@ func (c *client) sendFrame(b []byte) bool {
 func (c *client) handle(m *inMsg) {
 	st := c.r.stats
 	switch m.Type {
-	case "welcome":
+	case protocol.TypeWelcome:
 		c.readyOnce.Do(func() { close(c.ready) })
 		if c.sitAs != "" {
-			c.send(map[string]any{"type": "sit", "id": "sit", "color": c.sitAs})
+			c.send(protocol.ClientMsg{Type: protocol.TypeSit, ID: "sit", Color: c.sitAs})
 			c.sitAs = ""
 		}
 		if m.You != nil && (m.You.Role == "black" || m.You.Role == "white") {
@@ -280,18 +276,18 @@ func (c *client) handle(m *inMsg) {
 			c.color = m.You.Role
 			c.mu.Unlock()
 		}
-	case "resync":
+	case protocol.TypeResync:
 		st.Resyncs.Add(1)
-	case "snapshot":
+	case protocol.TypeSnapshot:
 		c.snapshot(m)
-	case "event":
+	case protocol.TypeEvent:
 		st.Events.Add(1)
 		if m.Event != nil {
 			c.event(m.Event)
 		}
-	case "ack":
+	case protocol.TypeAck:
 		c.ack(m)
-	case "error":
+	case protocol.TypeError:
 		st.Error(m.Code)
 		c.mu.Lock()
 		if len(m.ID) > 0 && m.ID[0] == 'm' {

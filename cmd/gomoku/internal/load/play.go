@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 // game is one room under load: its two players and spectators share the send times of
@@ -144,7 +146,7 @@ func (c *client) offer(id string) {
 	if c.r.stopping() {
 		return
 	}
-	go c.send(map[string]any{"type": "rematch", "id": id})
+	go c.send(protocol.ClientMsg{Type: protocol.TypeRematch, ID: id})
 }
 
 func (c *client) ack(m *inMsg) {

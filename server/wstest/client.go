@@ -1,13 +1,11 @@
-// Package crashtest holds crash, Redis-restart and multi-node chaos tests that run the
-// real gomokud binary as child processes against real redis-server processes
-// (GOMOKU_INTEGRATION=1), plus Client, a small WebSocket test client that follows
-// docs/protocol.md and keeps an event log per connection for assertions.
-//
-// Also here: games across a local Redis Cluster (TestClusterGames; a master failover in
-// TestClusterMasterFailover) and the compose load balancer's own Caddyfile (inline in docker-compose.yml) run
-// with caddy in front of two nodes (TestLoadBalancerCaddyfile, skipped without caddy).
-// CRASHTEST_SEED repeats a run; CRASHTEST_GOMOKUD tests a prebuilt binary.
-package crashtest
+// Package wstest is the one WebSocket test client of Gomoku Arena: it speaks
+// docs/protocol.md (room/protocol), keeps a log of every message on every connection,
+// folds snapshots and events into a view of the room, and records the protocol
+// violations it sees (seq gaps, repeated events, moves at an unexpected ply). The
+// server's tests read it message by message (Dial, Send, Next); the crash and
+// multi-node tests (server/crashtest) wait on its view across reconnections (Connect,
+// Reconnect, Wait, Do); the memory probe holds many idle ones.
+package wstest
 
 import (
 	"bytes"
@@ -16,85 +14,50 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/gorilla/websocket"
 )
 
 // ErrDisconnected is returned while waiting on a connection that dropped.
-var ErrDisconnected = errors.New("crashtest: disconnected")
+var ErrDisconnected = errors.New("wstest: disconnected")
 
-// Event is a persisted room event as sent on the wire (only the fields the tests use).
-type Event struct {
-	Seq    uint64   `json:"seq"`
-	Kind   string   `json:"kind"`
-	Game   int      `json:"game"`
-	Color  string   `json:"color,omitempty"`
-	Point  string   `json:"point,omitempty"`
-	Ply    int      `json:"ply"`
-	Plies  int      `json:"plies,omitempty"`
-	Result string   `json:"result,omitempty"`
-	Reason string   `json:"reason,omitempty"`
-	Line   []string `json:"line,omitempty"`
-}
-
-// Snapshot is a room snapshot (HTTP GET /api/rooms/{id} or the WebSocket snapshot).
-type Snapshot struct {
-	ID     string   `json:"id"`
-	Seq    uint64   `json:"seq"`
-	Game   int      `json:"game"`
-	Phase  string   `json:"phase"`
-	Status string   `json:"status"`
-	Moves  []string `json:"moves"`
-	Ply    int      `json:"ply"`
-	ToMove string   `json:"to_move"`
-	Result string   `json:"result"`
-	Reason string   `json:"reason"`
-	Clock  *Clock   `json:"clock,omitempty"`
-}
-
-// Clock is a snapshot's clock (timed rooms).
-type Clock struct {
-	BlackMS    int64  `json:"black_ms"`
-	WhiteMS    int64  `json:"white_ms"`
-	Running    bool   `json:"running"`
-	ToMove     string `json:"to_move"`
-	At         int64  `json:"at"`
-	DeadlineMS int64  `json:"deadline_ms"`
-}
-
-// Left returns colour's remaining time at now (the side to move loses now - at while
-// the clock runs).
-func (c Clock) Left(color string, now time.Time) time.Duration {
+// ClockLeft returns colour's remaining time on a snapshot's clock at now (the side to
+// move loses now - at while the clock runs).
+func ClockLeft(c *room.ClockSnapshot, color string, now time.Time) time.Duration {
 	ms := c.BlackMS
 	if color == "white" {
 		ms = c.WhiteMS
 	}
 	if c.Running && c.ToMove == color {
-		ms -= now.UnixMilli() - c.At
+		ms -= now.UnixMilli() - c.AtMS
 	}
 	return time.Duration(ms) * time.Millisecond
 }
 
 // Msg is one server → client message.
 type Msg struct {
-	Type      string                 `json:"type"`
-	ID        string                 `json:"id,omitempty"`
-	Seq       uint64                 `json:"seq,omitempty"`
-	Duplicate bool                   `json:"duplicate,omitempty"`
-	Code      string                 `json:"code,omitempty"`
-	Message   string                 `json:"message,omitempty"`
-	Event     *Event                 `json:"event,omitempty"`
-	Room      *Snapshot              `json:"room,omitempty"`
-	You       *struct{ Role string } `json:"you,omitempty"`
-	Status    string                 `json:"status,omitempty"` // ai: queued / thinking
-	Color     string                 `json:"color,omitempty"`
-	Ply       int                    `json:"ply,omitempty"`
-	Gen       int                    `json:"-"` // connection number (1 = first) it arrived on
-	At        time.Time              `json:"-"`
-	Raw       json.RawMessage        `json:"-"`
+	Type      string          `json:"type"`
+	ID        string          `json:"id,omitempty"`
+	Seq       uint64          `json:"seq,omitempty"`
+	Duplicate bool            `json:"duplicate,omitempty"`
+	Code      string          `json:"code,omitempty"`
+	Message   string          `json:"message,omitempty"`
+	Event     *room.Event     `json:"event,omitempty"`
+	Room      *room.Snapshot  `json:"room,omitempty"`
+	You       *protocol.You   `json:"you,omitempty"`
+	Status    string          `json:"status,omitempty"` // ai: queued / thinking
+	Color     string          `json:"color,omitempty"`
+	Ply       int             `json:"ply,omitempty"`
+	Gen       int             `json:"-"` // connection number (1 = first) it arrived on
+	At        time.Time       `json:"-"`
+	Raw       json.RawMessage `json:"-"`
 }
 
 // Client is one logical participant of one room across reconnections: it keeps the
@@ -109,6 +72,7 @@ type Client struct {
 	// fails (a load balancer's failover, for multi-node tests).
 	Alt []string
 
+	wmu      sync.Mutex // serialises writes (gorilla allows one writer)
 	mu       sync.Mutex
 	conn     *websocket.Conn
 	gen      int
@@ -123,6 +87,9 @@ type Client struct {
 	byID     map[string]Msg // latest ack / error per client message id (current gen only)
 	problems []string
 	changed  chan struct{}
+	next     int // index in log of the message Next returns next
+	pings    atomic.Int64
+	err      error // why the current connection's reader stopped
 }
 
 // NewClient returns a client for a room; Connect dials it.
@@ -150,6 +117,59 @@ func (c *Client) notifyLocked() {
 	c.changed = make(chan struct{})
 }
 
+// URL returns the room's WebSocket URL on base (http://host:port).
+func URL(base, roomID string) string {
+	return "ws" + strings.TrimPrefix(base, "http") + "/ws/rooms/" + roomID
+}
+
+// Dial opens a connection to the room on base without sending anything (tests that
+// send their own first frames); header is sent with the upgrade (Origin, say). A
+// refused upgrade is an error with the HTTP status and body.
+func Dial(ctx context.Context, base, roomID string, header http.Header) (*Client, error) {
+	c := NewClient(base, roomID, "")
+	ws, err := dial(ctx, URL(base, roomID), header)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	gen := c.attachLocked(ws)
+	c.mu.Unlock()
+	go c.read(ws, gen)
+	return c, nil
+}
+
+func dial(ctx context.Context, url string, header http.Header) (*websocket.Conn, error) {
+	d := websocket.Dialer{HandshakeTimeout: 3 * time.Second}
+	ws, res, err := d.DialContext(ctx, url, header)
+	if err != nil {
+		if res != nil {
+			b, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			return nil, fmt.Errorf("dial %s: %w (%d %s)", url, err, res.StatusCode, bytes.TrimSpace(b))
+		}
+		return nil, fmt.Errorf("dial %s: %w", url, err)
+	}
+	return ws, nil
+}
+
+// attachLocked makes ws the current connection (c.mu held) and returns its number.
+// Pings are answered as gorilla does by default, and counted (Pings).
+func (c *Client) attachLocked(ws *websocket.Conn) int {
+	ws.SetPingHandler(func(data string) error {
+		c.pings.Add(1)
+		err := ws.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(time.Second))
+		if err != nil && !errors.Is(err, websocket.ErrCloseSent) {
+			return err
+		}
+		return nil
+	})
+	c.conn, c.alive, c.err = ws, true, nil
+	c.gen++
+	c.byID = map[string]Msg{}
+	c.next = len(c.log)
+	return c.gen
+}
+
 // Connect dials the room, sends hello with the token and the last seq seen, and waits
 // for welcome. An error reply or a refused dial is returned as an error.
 func (c *Client) Connect(ctx context.Context) error {
@@ -157,24 +177,11 @@ func (c *Client) Connect(ctx context.Context) error {
 	base, last := c.Base, c.lastSeq
 	c.mu.Unlock()
 	c.Close()
-	url := "ws" + strings.TrimPrefix(base, "http") + "/ws/rooms/" + c.Room
-	d := websocket.Dialer{HandshakeTimeout: 3 * time.Second}
-	ws, res, err := d.DialContext(ctx, url, nil)
+	ws, err := dial(ctx, URL(base, c.Room), nil)
 	if err != nil {
-		if res != nil {
-			b, _ := io.ReadAll(res.Body)
-			res.Body.Close()
-			return fmt.Errorf("dial %s: %w (%d %s)", url, err, res.StatusCode, bytes.TrimSpace(b))
-		}
-		return fmt.Errorf("dial %s: %w", url, err)
+		return err
 	}
-	hello := map[string]any{"type": "hello"}
-	if c.Token != "" {
-		hello["token"] = c.Token
-	}
-	if last > 0 {
-		hello["last_seq"] = last
-	}
+	hello := protocol.ClientMsg{Type: protocol.TypeHello, Token: c.Token, LastSeq: last}
 	_ = ws.SetWriteDeadline(time.Now().Add(3 * time.Second))
 	if err := ws.WriteJSON(hello); err != nil {
 		ws.Close()
@@ -190,21 +197,19 @@ func (c *Client) Connect(ctx context.Context) error {
 		ws.Close()
 		return fmt.Errorf("welcome: %w", err)
 	}
-	if first.Type != "welcome" {
+	if first.Type != protocol.TypeWelcome {
 		ws.Close()
 		return fmt.Errorf("welcome: got %s", data)
 	}
 	_ = ws.SetReadDeadline(time.Time{})
 	c.mu.Lock()
-	c.conn, c.alive = ws, true
-	c.gen++
-	gen := c.gen
-	c.byID = map[string]Msg{}
+	gen := c.attachLocked(ws)
 	if first.You != nil {
 		c.role = first.You.Role
 	}
 	first.Gen, first.At, first.Raw = gen, time.Now(), data
 	c.log = append(c.log, first)
+	c.next = len(c.log)
 	c.notifyLocked()
 	c.mu.Unlock()
 	go c.read(ws, gen)
@@ -263,6 +268,11 @@ func (c *Client) read(ws *websocket.Conn, gen int) {
 	for {
 		_, data, err := ws.ReadMessage()
 		if err != nil {
+			c.mu.Lock()
+			if c.gen == gen {
+				c.err = err
+			}
+			c.mu.Unlock()
 			return
 		}
 		var m Msg
@@ -305,7 +315,7 @@ func (c *Client) apply(m Msg) {
 			c.problems = append(c.problems, fmt.Sprintf("gen %d: snapshot seq %d < last seq %d", m.Gen, m.Seq, c.lastSeq))
 		}
 		r := m.Room
-		c.lastSeq, c.moves, c.phase = m.Seq, append([]string(nil), r.Moves...), r.Phase
+		c.lastSeq, c.moves, c.phase = m.Seq, append([]string(nil), r.Moves...), string(r.Phase)
 		c.result, c.reason = r.Result, r.Reason
 	case "event":
 		e := m.Event
@@ -396,20 +406,57 @@ func (c *Client) Wait(ctx context.Context, cond func(View) bool) (View, error) {
 	}
 }
 
-// Send writes one message on the current connection.
-func (c *Client) Send(m map[string]any) error {
+// Send writes one message (a value to encode as JSON, or a string sent as it is) on the
+// current connection.
+func (c *Client) Send(m any) error {
 	c.mu.Lock()
 	ws, alive := c.conn, c.alive
 	c.mu.Unlock()
 	if ws == nil || !alive {
 		return ErrDisconnected
 	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
 	_ = ws.SetWriteDeadline(time.Now().Add(3 * time.Second))
-	if err := ws.WriteJSON(m); err != nil {
+	var err error
+	if raw, ok := m.(string); ok {
+		err = ws.WriteMessage(websocket.TextMessage, []byte(raw))
+	} else {
+		err = ws.WriteJSON(m)
+	}
+	if err != nil {
 		ws.Close()
 		return ErrDisconnected
 	}
 	return nil
+}
+
+// Next returns the next message of the current connection that Next has not returned
+// yet, waiting for it until ctx ends. When the connection has ended and every message
+// was returned, the error is why it ended (a *websocket.CloseError for a close frame).
+func (c *Client) Next(ctx context.Context) (Msg, error) {
+	for {
+		c.mu.Lock()
+		if c.next < len(c.log) {
+			m := c.log[c.next]
+			c.next++
+			c.mu.Unlock()
+			return m, nil
+		}
+		alive, err, ch := c.alive, c.err, c.changed
+		c.mu.Unlock()
+		if !alive {
+			if err == nil {
+				err = ErrDisconnected
+			}
+			return Msg{}, err
+		}
+		select {
+		case <-ctx.Done():
+			return Msg{}, ctx.Err()
+		case <-ch:
+		}
+	}
 }
 
 // Do sends a command with the given id and waits for its ack or error on the same
@@ -444,7 +491,7 @@ func (c *Client) Do(ctx context.Context, m map[string]any) (Msg, error) {
 
 // Move sends a move for ply at point with the client id and waits for its answer.
 func (c *Client) Move(ctx context.Context, id string, ply int, point string) (Msg, error) {
-	return c.Do(ctx, map[string]any{"type": "move", "id": id, "ply": ply, "point": point})
+	return c.Do(ctx, map[string]any{"type": protocol.TypeMove, "id": id, "ply": ply, "point": point})
 }
 
 // Log returns a copy of every message received so far.
@@ -455,10 +502,10 @@ func (c *Client) Log() []Msg {
 }
 
 // Events returns the persisted events received (in arrival order, all connections).
-func (c *Client) Events() []Event {
+func (c *Client) Events() []room.Event {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var out []Event
+	var out []room.Event
 	for _, m := range c.log {
 		if m.Type == "event" && m.Event != nil {
 			out = append(out, *m.Event)
@@ -472,6 +519,17 @@ func (c *Client) Problems() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]string(nil), c.problems...)
+}
+
+// Pings returns how many pings the server sent (all connections).
+func (c *Client) Pings() int64 { return c.pings.Load() }
+
+// Conn returns the current connection, for tests that break the protocol or the
+// network underneath the client (raw frames, a dropped TCP connection).
+func (c *Client) Conn() *websocket.Conn {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.conn
 }
 
 // Close closes the current connection (the view and log are kept).
