@@ -49,6 +49,9 @@ var (
 //go:embed evaldata/eval.txt
 var shippedEval []byte
 
+//go:embed evaldata/hand.txt
+var handEval []byte
+
 // Parameter layout of one rule: colour (black, white) x role (own, wait) x
 // (patterns, levels, pairs), then tempo (own levels, opponent levels).
 const (
@@ -120,21 +123,31 @@ type EvalTables struct {
 }
 
 var (
-	shippedOnce   sync.Once
-	shippedTables *EvalTables
+	shippedOnce, handOnce     sync.Once
+	shippedTables, handTables *EvalTables
 )
 
-// ShippedEvalTables returns the tables embedded in the engine (the default).
+// ShippedEvalTables returns the fitted tables embedded in the engine (the default).
 func ShippedEvalTables() *EvalTables {
-	shippedOnce.Do(func() {
-		t, err := ParseEvalTables(shippedEval)
-		if err != nil {
-			// The embedded file is checked by the tests; a broken build must not play.
-			panic(err)
-		}
-		shippedTables = t
-	})
+	shippedOnce.Do(func() { shippedTables = mustParseEmbedded(shippedEval) })
 	return shippedTables
+}
+
+// HandEvalTables returns the hand-set tables embedded in the engine (the evaluation
+// before tuning), which the levels below master play with.
+func HandEvalTables() *EvalTables {
+	handOnce.Do(func() { handTables = mustParseEmbedded(handEval) })
+	return handTables
+}
+
+// mustParseEmbedded parses an embedded tables file. The embedded files are checked by
+// the tests; a broken build must not play.
+func mustParseEmbedded(data []byte) *EvalTables {
+	t, err := ParseEvalTables(data)
+	if err != nil {
+		panic(err)
+	}
+	return t
 }
 
 // NewEvalTables builds tables from each rule's parameters (EvalParamNames order). It

@@ -183,3 +183,22 @@ func TestFeaturesMatchEvaluate(t *testing.T) {
 	}
 	require.Greater(t, judged, 60)
 }
+
+// TestLevelsEvaluation checks which tables each level plays with: the hand-set ones
+// below master, the fitted ones at master, and Options.Eval wins over both.
+func TestLevelsEvaluation(t *testing.T) {
+	require.NotEqual(t, ShippedEvalTables().Params(Freestyle), HandEvalTables().Params(Freestyle))
+	require.Equal(t, handEvalParams(), HandEvalTables().Params(Renju))
+	for _, l := range Levels() {
+		got := NewPlayer(l, Options{}).(*levelPlayer).eng.s.pos.evals
+		if l.Name == "master" {
+			require.Nil(t, got, "master: the shipped tables (nil: the default)")
+		} else {
+			require.Same(t, HandEvalTables(), got, l.Name)
+		}
+	}
+	custom, err := NewEvalTables([3][]int32{handEvalParams(), handEvalParams(), handEvalParams()})
+	require.NoError(t, err)
+	l, _ := LevelByName("beginner")
+	require.Same(t, custom, NewPlayer(l, Options{Eval: custom}).(*levelPlayer).eng.s.pos.evals)
+}

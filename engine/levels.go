@@ -31,6 +31,10 @@ type Level struct {
 	// NoVCT disables the root threat-sequence (VCT) solver; NoVCF also the VCF one
 	// and the root safety check.
 	NoVCT, NoVCF bool
+	// HandEval makes the level play with the hand-set evaluation (HandEvalTables)
+	// instead of the fitted one: the fitted tables help a shallow search more than a
+	// deep one and squeezed the measured steps between the levels below master.
+	HandEval bool
 }
 
 // levels is the level table, weakest first. Budgets are the per-move thinking time.
@@ -38,11 +42,11 @@ type Level struct {
 // far less noise and fewer overlooked threes). Expert adds the VCF solver and the root
 // safety check to its extra ply; master adds the VCT solver and has no depth cap.
 var levels = [...]Level{
-	{Name: "beginner", Budget: 50 * time.Millisecond, Depth: 2, Noise: 300, Blunder: 300, NoVCT: true, NoVCF: true},
-	{Name: "novice", Budget: 100 * time.Millisecond, Depth: 2, Noise: 100, Blunder: 80, NoVCT: true, NoVCF: true},
-	{Name: "intermediate", Budget: 200 * time.Millisecond, Depth: 3, Noise: 40, Blunder: 20, NoVCT: true, NoVCF: true},
-	{Name: "advanced", Budget: 500 * time.Millisecond, Depth: 4, Noise: 30, NoVCT: true, NoVCF: true},
-	{Name: "expert", Budget: 1 * time.Second, Depth: 5, Noise: 5, NoVCT: true},
+	{Name: "beginner", Budget: 50 * time.Millisecond, Depth: 2, Noise: 300, Blunder: 300, NoVCT: true, NoVCF: true, HandEval: true},
+	{Name: "novice", Budget: 100 * time.Millisecond, Depth: 2, Noise: 100, Blunder: 80, NoVCT: true, NoVCF: true, HandEval: true},
+	{Name: "intermediate", Budget: 200 * time.Millisecond, Depth: 3, Noise: 40, Blunder: 20, NoVCT: true, NoVCF: true, HandEval: true},
+	{Name: "advanced", Budget: 500 * time.Millisecond, Depth: 4, Noise: 30, NoVCT: true, NoVCF: true, HandEval: true},
+	{Name: "expert", Budget: 1 * time.Second, Depth: 5, Noise: 5, NoVCT: true, HandEval: true},
 	{Name: "master", Budget: 3 * time.Second, Depth: 0},
 }
 
@@ -64,6 +68,9 @@ func LevelByName(name string) (Level, error) {
 // NewPlayer returns a Player that plays at level l with its own engine. Its Name is
 // "engine-" followed by the level name. The player serialises its searches.
 func NewPlayer(l Level, opts Options) Player {
+	if l.HandEval && opts.Eval == nil {
+		opts.Eval = HandEvalTables()
+	}
 	e := New(opts)
 	e.setLevel(l)
 	return &levelPlayer{level: l, eng: e}
