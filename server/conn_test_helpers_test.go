@@ -85,13 +85,17 @@ type stallConn struct {
 	net.Conn
 	mu   sync.Mutex
 	gate chan struct{} // not nil while stalled
+	fail bool          // writes that start now fail
 }
 
 // Write implements net.Conn.
 func (c *stallConn) Write(p []byte) (int, error) {
 	c.mu.Lock()
-	gate := c.gate
+	gate, fail := c.gate, c.fail
 	c.mu.Unlock()
+	if fail {
+		return 0, net.ErrClosed
+	}
 	if gate != nil {
 		<-gate
 	}
@@ -130,6 +134,18 @@ func (e *testEnv) subscribers(id string) int {
 		return 0
 	}
 	return r.LocalPresence().Subs
+}
+
+// failWrites makes the server's writes to c that start from now on fail.
+func (e *testEnv) failWrites(c *wsClient) {
+	e.t.Helper()
+	e.net.mu.Lock()
+	sc := e.net.conns[c.ws.LocalAddr().String()]
+	e.net.mu.Unlock()
+	require.NotNil(e.t, sc, "the server side of the client's connection")
+	sc.mu.Lock()
+	sc.fail = true
+	sc.mu.Unlock()
 }
 
 // connCount is the number of the server's open WebSocket connections.

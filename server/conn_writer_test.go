@@ -59,6 +59,56 @@ func TestReplyQueueFullDropsSlowConsumer(t *testing.T) {
 	require.Equal(t, closeReasonSlow, reason)
 }
 
+// TestWriteFailsWhileClosing: a client that drops its TCP connection with replies still
+// queued, whose writes then fail, ends its connection once (the writer may find the
+// close and the queued replies ready at once).
+func TestWriteFailsWhileClosing(t *testing.T) {
+	e := newEnv(t, nil)
+	pa := e.player("Alice")
+	id := e.createRoom(pa.Token, map[string]any{"me": "black"})
+	var clients []*wsClient
+	var resumes []func()
+	for i := 0; i < 8; i++ {
+		c := e.dial(id)
+		c.hello("", 0)
+		c.waitType(protocol.TypeSnapshot)
+		resumes = append(resumes, e.stallClient(c))
+		for k := 0; k < 5; k++ {
+			c.send(map[string]any{"type": "ping", "id": fmt.Sprintf("p%d", k)})
+		}
+		clients = append(clients, c)
+	}
+	// The pings are queued (the writer is stuck in its first write); the clients go.
+	require.Eventually(t, func() bool {
+		e.srv.mu.Lock()
+		defer e.srv.mu.Unlock()
+		for c := range e.srv.conns {
+			if len(c.send) < 3 {
+				return false
+			}
+		}
+		return true
+	}, 5*time.Second, 5*time.Millisecond)
+	for _, c := range clients {
+		require.NoError(t, c.ws.NetConn().(interface{ CloseWrite() error }).CloseWrite())
+	}
+	require.Eventually(t, func() bool {
+		e.srv.mu.Lock()
+		defer e.srv.mu.Unlock()
+		for c := range e.srv.conns {
+			if !c.closed.Load() {
+				return false
+			}
+		}
+		return true
+	}, 5*time.Second, 5*time.Millisecond, "every reader saw its client go")
+	for i, c := range clients {
+		e.failWrites(c)
+		resumes[i]()
+	}
+	require.Eventually(t, func() bool { return e.connCount() == 0 }, 5*time.Second, 5*time.Millisecond)
+}
+
 // TestPingsKeepJoinedConnectionsOpen: the writer pings every PingPeriod; a client that
 // answers (gorilla's client does while it reads) stays connected through many
 // PongWaits, one that never answers is dropped once PongWait has passed.
