@@ -8,9 +8,12 @@ import (
 	"github.com/gomoku-arena/gomoku/room/eventlog"
 )
 
-// resubscribeDelay is how long a watcher waits before it subscribes again after a
-// failed subscription.
-const resubscribeDelay = 250 * time.Millisecond
+// A watcher whose subscription failed subscribes again after resubscribeDelay, doubled
+// after each further failure up to maxResubscribeDelay (a Redis outage is not flooded).
+const (
+	resubscribeDelay    = 250 * time.Millisecond
+	maxResubscribeDelay = 4 * time.Second
+)
 
 // watch follows room r's channel until the room stops or the node does: events other
 // nodes stored go to r.Replicate, their presence and AI progress to the room's copy.
@@ -25,18 +28,21 @@ func (n *Node) watch(r *room.Room) {
 		}
 		cancel()
 	}()
+	delay := resubscribeDelay
 	for ctx.Err() == nil {
 		ch, unsubscribe, err := n.hub.Subscribe(ctx, r.ID())
 		if err != nil {
 			if ctx.Err() == nil {
-				n.log.Warn("replica: subscribe failed; retrying", "room", r.ID(), "err", err)
+				n.log.Warn("replica: subscribe failed; retrying", "room", r.ID(), "in", delay, "err", err)
 			}
 			select {
 			case <-ctx.Done():
-			case <-time.After(resubscribeDelay):
+			case <-time.After(delay):
 			}
+			delay = min(2*delay, maxResubscribeDelay)
 			continue
 		}
+		delay = resubscribeDelay
 		n.follow(ctx, r, ch)
 		unsubscribe()
 	}
