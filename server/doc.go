@@ -46,8 +46,9 @@
 //   - Several nodes on one Redis (room watchers, the presence and AI-progress relay
 //     between nodes, room leases) are package room/replica; open.go plugs its Node into
 //     the Manager, and GET /admin/rooms/:id/holder shows which node holds a room.
-//   - rooms.go: ManagerRooms adapts room.Manager (store: room/roomstore over
-//     room/eventlog); record.go writes PSQ and SGF records; open.go builds it all and
+//   - rooms.go: the Rooms interface, the room layer as the edge sees it;
+//     manager_rooms.go: ManagerRooms, its implementation on room.Manager (store:
+//     room/roomstore over room/eventlog); record.go writes PSQ and SGF records; open.go builds it all and
 //     restores unfinished rooms at start-up; migrate.go runs migrations.
 //   - metrics.go: Prometheus metrics on the server's own registry (GET /metrics).
 //

@@ -2,153 +2,64 @@ package server
 
 import (
 	"context"
-	"errors"
-	"time"
 
 	"github.com/gomoku-arena/gomoku/room"
-	"github.com/gomoku-arena/gomoku/room/eventlog"
-	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
-// ManagerRooms adapts a room.Manager (and its Store) to Rooms.
-type ManagerRooms struct {
-	M *room.Manager
-	// Ping checks the store (nil: always ready).
-	Ping func(ctx context.Context) error
+// Rooms is the room layer as the HTTP and WebSocket edge sees it. The production
+// implementation adapts room.Manager (see manager_rooms.go); tests may supply their own.
+type Rooms interface {
+	// Create makes a room from a validated request; owner takes OwnerColor (if any).
+	Create(ctx context.Context, owner Player, spec NewRoom) (RoomInfo, error)
+	// Snapshot returns the current snapshot of a room (live or stored).
+	Snapshot(ctx context.Context, id string) (any, error)
+	// List returns one page of the lobby.
+	List(ctx context.Context, q ListQuery) (ListPage, error)
+	// Record returns the game record of a room's current (or last) game.
+	Record(ctx context.Context, id, format string) ([]byte, error)
+	// Join subscribes a connection to a room. who is nil for an anonymous spectator.
+	// The session's Updates start with the missed events after lastSeq, or with a
+	// snapshot (lastSeq 0, or Resync when the gap is no longer available).
+	Join(ctx context.Context, id string, who *Player, lastSeq uint64) (Session, error)
+	// Live is the number of rooms live on this node (metrics).
+	Live() int
+	// Ready reports whether the store is reachable.
+	Ready(ctx context.Context) error
+	// Shutdown stops every room, flushing what is pending, within ctx.
+	Shutdown(ctx context.Context) error
 }
 
-var _ Rooms = (*ManagerRooms)(nil)
-
-// Create implements Rooms.
-func (a *ManagerRooms) Create(ctx context.Context, owner Player, spec NewRoom) (RoomInfo, error) {
-	req := room.CreateRequest{Settings: spec.Settings, Color: spec.OwnerColor}
-	if spec.OwnerColor != "" {
-		req.Creator = &room.Player{ID: owner.ID, Name: owner.Name}
-	}
-	r, err := a.M.Create(ctx, req)
-	if err != nil {
-		return RoomInfo{}, err
-	}
-	return RoomInfo{ID: r.ID(), Snapshot: r.Snapshot()}, nil
+// RoomInfo is the result of Create.
+type RoomInfo struct {
+	ID       string
+	Snapshot any
 }
 
-// state returns the room's current state: the live one, else replayed from the store
-// (without starting the room).
-func (a *ManagerRooms) state(ctx context.Context, id string) (room.State, *room.Room, error) {
-	if r := a.M.Live(id); r != nil {
-		return r.State(), r, nil
-	}
-	events, err := a.M.Store().Events(ctx, id, 1)
-	if errors.Is(err, room.ErrNotFound) {
-		return room.State{}, nil, room.ErrNoSuchRoom
-	}
-	if err != nil {
-		return room.State{}, nil, err
-	}
-	st, err := room.Replay(events)
-	if err != nil {
-		return room.State{}, nil, err
-	}
-	return st, nil, nil
+// ListQuery selects a lobby page.
+type ListQuery struct {
+	Status string // live, open, finished
+	Cursor string
+	Limit  int
 }
 
-// Snapshot implements Rooms.
-func (a *ManagerRooms) Snapshot(ctx context.Context, id string) (any, error) {
-	st, r, err := a.state(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	if r != nil {
-		return r.Snapshot(), nil
-	}
-	// A stored room that no node runs right now (e.g. after a restart) is shown as it
-	// will be restored: the side to move is not charged for the time nobody ran it.
-	now := time.Now()
-	return st.Resume(now, room.LastAlive(ctx, a.M.Store(), id)).Snapshot(now), nil
+// ListPage is one lobby page; NextCursor is empty on the last page.
+type ListPage struct {
+	Rooms      []any  `json:"rooms"`
+	NextCursor string `json:"next_cursor"`
 }
 
-// List implements Rooms: the store's lobby index when it has one, else this node's rooms.
-func (a *ManagerRooms) List(ctx context.Context, q ListQuery) (ListPage, error) {
-	var sums []room.Summary
-	var next string
-	if l, ok := a.M.Store().(room.Lister); ok {
-		var err error
-		sums, next, err = l.List(ctx, room.ListQuery{Status: q.Status, Cursor: q.Cursor, Limit: q.Limit})
-		if errors.Is(err, eventlog.ErrBadRequest) {
-			return ListPage{}, protocol.Errorf(protocol.CodeBadRequest, `bad "cursor": use next_cursor from the previous page`)
-		}
-		if err != nil {
-			return ListPage{}, err
-		}
-	} else {
-		for _, s := range a.M.List() {
-			if s.Public && s.Status == q.Status && len(sums) < q.Limit {
-				sums = append(sums, s)
-			}
-		}
-	}
-	page := ListPage{Rooms: make([]any, 0, len(sums)), NextCursor: next}
-	for _, s := range sums {
-		page.Rooms = append(page.Rooms, s)
-	}
-	return page, nil
-}
-
-// Record implements Rooms.
-func (a *ManagerRooms) Record(ctx context.Context, id, format string) ([]byte, error) {
-	st, _, err := a.state(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	return formatRecord(st.Snapshot(time.Now()), format)
-}
-
-// Join implements Rooms.
-func (a *ManagerRooms) Join(ctx context.Context, id string, who *Player, lastSeq uint64) (Session, error) {
-	var viewer room.Player
-	if who != nil {
-		viewer = room.Player{ID: who.ID, Name: who.Name}
-	}
-	r, sub, err := a.M.Join(ctx, id, room.SubscribeOptions{FromSeq: lastSeq, Viewer: viewer})
-	if err != nil {
-		return nil, err
-	}
-	role := "spectator"
-	if who != nil {
-		if c := r.State().ColorOf(who.ID); c != 0 {
-			role = c.String()
-		}
-	}
-	return &roomSession{r: r, sub: sub, by: viewer, role: role}, nil
-}
-
-// Live implements Rooms.
-func (a *ManagerRooms) Live() int { return len(a.M.Rooms()) }
-
-// Ready implements Rooms.
-func (a *ManagerRooms) Ready(ctx context.Context) error {
-	if a.Ping == nil {
-		return nil
-	}
-	return a.Ping(ctx)
-}
-
-// Shutdown implements Rooms.
-func (a *ManagerRooms) Shutdown(ctx context.Context) error { return a.M.Shutdown(ctx) }
-
-type roomSession struct {
-	r    *room.Room
-	sub  *room.Subscription
-	by   room.Player
-	role string
-}
-
-func (s *roomSession) Role() string                 { return s.role }
-func (s *roomSession) Updates() <-chan *room.Update { return s.sub.C }
-func (s *roomSession) Err() error                   { return s.sub.Err() }
-func (s *roomSession) Close()                       { s.sub.Close() }
-
-func (s *roomSession) Do(ctx context.Context, cmd room.Command) (room.Reply, error) {
-	cmd.By = s.by
-	return s.r.Do(ctx, cmd)
+// Session is one connection's membership in a room.
+type Session interface {
+	// Role is black, white or spectator.
+	Role() string
+	// Updates delivers the room's updates in order. It is closed when the subscription
+	// ends; Err then says why (room.ErrSlowSubscriber for a dropped slow consumer).
+	Updates() <-chan *room.Update
+	Err() error
+	// Do runs a command for this session's player; it returns only after the command's
+	// events are stored. Reply.Seq is the seq of its last event (for a resent duplicate
+	// move, Reply.Duplicate is set and Seq is the original move's seq).
+	Do(ctx context.Context, cmd room.Command) (room.Reply, error)
+	// Close ends the subscription (presence: the player is gone).
+	Close()
 }
