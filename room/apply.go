@@ -491,14 +491,17 @@ func (a *applier) chat() error {
 	if a.cmd.By.ID == "" {
 		return ErrUnauthorized
 	}
-	ev := Event{Kind: EvChat, Text: text}
+	author := a.cmd.By
+	ev := Event{Kind: EvChat, Text: text, Channel: ChannelSpectators}
 	if me := a.me(); me != engine.Empty {
-		ev.Color = me.String()
-	} else {
-		if !validName(a.cmd.By.Name) {
-			return fmt.Errorf("%w: name", ErrBadRequest)
+		ev.Channel, ev.Color = ChannelPlayers, me.String()
+		if author.Name == "" {
+			author.Name = a.s.seats[ci(me)].player.Name
 		}
-		ev.Name = a.cmd.By.Name
 	}
+	if author.Name == "" || !validName(author.Name) {
+		return fmt.Errorf("%w: name", ErrBadRequest)
+	}
+	ev.Player = &author
 	return a.emit(ev)
 }

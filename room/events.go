@@ -22,7 +22,7 @@ const (
 	EvTakebackRequested EventKind = "takeback_requested" // Color
 	EvTakebackDeclined  EventKind = "takeback_declined"  // Color (who declined)
 	EvTakeback          EventKind = "takeback"           // Color (requester), Plies, Clock, Forbidden
-	EvChat              EventKind = "chat"               // Color or Name, Text
+	EvChat              EventKind = "chat"               // Channel, Player (author), Color (a player's seat), Text
 	EvGameOver          EventKind = "game_over"          // Result, Reason, Line, Clock
 	EvRematchOffered    EventKind = "rematch_offered"    // Color
 	EvRematch           EventKind = "rematch"            // Game (new number), Clock
@@ -43,6 +43,12 @@ const (
 	ReasonAbandoned  = "abandoned"
 	ReasonAborted    = "aborted"
 	ReasonForfeit    = "forfeit"
+)
+
+// Chat channels (chat event): the seated players' chat and the spectators' chat.
+const (
+	ChannelPlayers    = "players"
+	ChannelSpectators = "spectators"
 )
 
 // Clocks are both sides' remaining times in milliseconds.
@@ -68,12 +74,15 @@ type Event struct {
 	Ply      int       `json:"ply"`
 	ClockMS  int64     `json:"clock_ms,omitempty"`
 	Plies    int       `json:"plies,omitempty"`
-	Name     string    `json:"name,omitempty"`
-	Text     string    `json:"text,omitempty"`
-	Result   string    `json:"result,omitempty"`
-	Reason   string    `json:"reason,omitempty"`
-	Line     []string  `json:"line,omitempty"`
-	Clock    *Clocks   `json:"clock,omitempty"`
+	// Name is the author of a spectator's chat line in logs written before chat events
+	// carried Player and Channel; new events leave it empty.
+	Name    string   `json:"name,omitempty"`
+	Channel string   `json:"channel,omitempty"` // chat: ChannelPlayers or ChannelSpectators
+	Text    string   `json:"text,omitempty"`
+	Result  string   `json:"result,omitempty"`
+	Reason  string   `json:"reason,omitempty"`
+	Line    []string `json:"line,omitempty"`
+	Clock   *Clocks  `json:"clock,omitempty"`
 	// Forbidden (move, takeback) lists black's renju forbidden points in the position
 	// after the event (State.Forbidden); empty when none apply.
 	Forbidden []ForbiddenPoint `json:"forbidden,omitempty"`

@@ -100,6 +100,9 @@ func fold(s State, e Event) (State, error) {
 		s.turnStart = at
 		s.drawOffer, s.takeback = engine.Empty, engine.Empty
 	case EvChat:
+		if e.Text != "" {
+			s.chat = withChat(s.chat, chatLine(s, e))
+		}
 	case EvGameOver:
 		s.phase = PhaseOver
 		s.result, s.reason = e.Result, e.Reason

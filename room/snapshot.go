@@ -40,8 +40,10 @@ type Snapshot struct {
 	// Forbidden lists black's renju forbidden points while black is to move (State.Forbidden).
 	Forbidden []ForbiddenPoint `json:"forbidden,omitempty"`
 	Presence  *Presence        `json:"presence,omitempty"` // filled in by the actor
-	CreatedAt int64            `json:"created_at"`
-	UpdatedAt int64            `json:"updated_at"`
+	// Chat holds the room's latest chat lines of both channels (State.Chat), oldest first.
+	Chat      []ChatLine `json:"chat,omitempty"`
+	CreatedAt int64      `json:"created_at"`
+	UpdatedAt int64      `json:"updated_at"`
 }
 
 func colorName(c engine.Color) string {
@@ -59,7 +61,7 @@ func (s State) Snapshot(now time.Time) Snapshot {
 		Black: s.Seat(engine.Black), White: s.Seat(engine.White), Moves: s.Moves(), Ply: s.Ply(),
 		ToMove: colorName(s.ToMove()), DrawOffer: colorName(s.drawOffer),
 		TakebackRequest: colorName(s.takeback), RematchOffer: colorName(s.rematch),
-		Result: res, Reason: reason, Line: line, Forbidden: s.Forbidden(), CreatedAt: s.createdAt, UpdatedAt: s.updatedAt,
+		Result: res, Reason: reason, Line: line, Forbidden: s.Forbidden(), Chat: s.Chat(), CreatedAt: s.createdAt, UpdatedAt: s.updatedAt,
 	}
 	if snap.Moves == nil {
 		snap.Moves = []string{}

@@ -47,6 +47,7 @@ type State struct {
 	result    string
 	reason    string
 	line      []string
+	chat      []ChatLine // the latest chat lines, never written in place (chat.go)
 }
 
 func ci(c engine.Color) int { return int(c) - 1 }

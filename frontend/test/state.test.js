@@ -80,9 +80,12 @@ test('offers, takeback, chat, rematch', () => {
   assert.deepEqual(g.moves.map((m) => m.point), ['h8']);
   assert.equal(g.offers.takeback, null);
   assert.deepEqual(g.forbidden.map((f) => f.point), ['j10'], 'the takeback brings the server\'s forbidden points');
+  // chat events of an older log: a player by colour (the seat holder then), a spectator by name
   g = applyEvent(g, event(12, 'chat', { color: 'black', text: 'gg' }));
   g = applyEvent(g, event(13, 'chat', { name: 'Carol', text: 'hi' }));
-  assert.deepEqual(g.messages, [{ color: 'black', name: '', text: 'gg' }, { color: '', name: 'Carol', text: 'hi' }]);
+  assert.deepEqual(g.messages, [
+    { seq: 12, channel: 'players', id: 'p_1', name: 'Alice', color: 'black', text: 'gg' },
+    { seq: 13, channel: 'spectators', id: '', name: 'Carol', text: 'hi', color: '' }]);
   g = applyEvent(g, event(14, 'game_over', { result: 'white', reason: 'resign' }));
   assert.deepEqual(g.forbidden, [], 'nothing is forbidden once the game is over');
   g = applyEvent(g, event(15, 'rematch_offered', { color: 'black' }));
@@ -98,6 +101,22 @@ test('offers, takeback, chat, rematch', () => {
   assert.equal(g.offers.rematch, null);
   assert.deepEqual(g.clocks, { black: 300000, white: 300000 });
   assert.equal(g.messages.length, 2, 'chat survives a rematch');
+  g = applyEvent(g, event(17, 'chat', { channel: 'players', player: { id: 'p_1', name: 'Alice' }, color: 'white', text: 'again' }));
+  assert.deepEqual(g.messages[2], { seq: 17, channel: 'players', id: 'p_1', name: 'Alice', color: 'white', text: 'again' },
+    'the author is named by the event, whatever the colours now');
+});
+
+test('the snapshot brings the latest chat lines', () => {
+  const g = fromSnapshot(snapshot({
+    chat: [
+      { seq: 5, at: 1, channel: 'players', player: { id: 'p_1', name: 'Alice' }, color: 'black', text: 'hi' },
+      { seq: 6, at: 2, channel: 'spectators', player: { id: 'p_9', name: 'Carol' }, text: 'play i9!' },
+    ],
+  }));
+  assert.deepEqual(g.messages, [
+    { seq: 5, channel: 'players', id: 'p_1', name: 'Alice', color: 'black', text: 'hi' },
+    { seq: 6, channel: 'spectators', id: 'p_9', name: 'Carol', color: '', text: 'play i9!' }]);
+  assert.deepEqual(fromSnapshot(snapshot()).messages, [], 'no chat field: no lines');
 });
 
 test('move events: the server\'s ply wins, offers end, forbidden points replaced', () => {

@@ -71,8 +71,21 @@
  * @property {string[]} [line]
  * @property {ForbiddenPoint[]} [forbidden]
  * @property {Presence} [presence]
+ * @property {ChatEntry[]} [chat] the latest chat lines, oldest first
  * @property {number} created_at
  * @property {number} updated_at
+ */
+
+/** @typedef {'players' | 'spectators'} ChatChannel */
+
+/**
+ * @typedef {Object} ChatEntry a chat line of the snapshot (fields as in the chat event)
+ * @property {number} seq
+ * @property {number} at
+ * @property {ChatChannel} channel
+ * @property {Player} player the author (id empty for a spectator's line of an old log)
+ * @property {Color} [color] the author's seat at the time (players)
+ * @property {string} text
  */
 
 /** @typedef {{kind: SeatKind, level?: string, engine?: string, player_id?: string, name?: string}} SeatSummary */
@@ -110,12 +123,13 @@
  * @property {string} [room] created
  * @property {Settings} [settings] created
  * @property {Color} [color]
- * @property {Player} [player] seated, left
+ * @property {Player} [player] seated, left; chat: the author
  * @property {string} [point] move
  * @property {number} [clock_ms] move: the mover's time left
  * @property {Clocks} [clock] started, move, takeback, game_over, rematch (timed games)
  * @property {number} [plies] takeback
- * @property {string} [name] chat by a spectator
+ * @property {ChatChannel} [channel] chat
+ * @property {string} [name] chat by a spectator in logs older than `player` and `channel`
  * @property {string} [text] chat
  * @property {Result} [result] game_over
  * @property {string} [reason] game_over

@@ -27,7 +27,15 @@ import { parseNotation } from './geometry.js';
  */
 /** @typedef {{ply: number, color: Color, point: string, x: number, y: number}} Move */
 /** @typedef {{x: number, y: number, point: string, kind: ForbiddenKind}} Forbidden */
-/** @typedef {{color: Color | '', name: string, text: string}} ChatLine */
+/**
+ * @typedef {Object} ChatLine a chat message as the page shows it
+ * @property {number} seq
+ * @property {import('./protocol.js').ChatChannel} channel
+ * @property {string} id the author's player id ('' when an old log did not record it)
+ * @property {string} name the author's name (never a colour: a rematch swaps colours)
+ * @property {Color | ''} color the author's seat when written (players)
+ * @property {string} text
+ */
 /** @typedef {{result: string, reason: string, line: string[]}} GameResult */
 /** @typedef {{black: number | null, white: number | null}} ClockValues remaining ms; null: no clock */
 /** @typedef {{draw: Color | null, takeback: Color | null, rematch: Color | null}} Offers */
@@ -164,7 +172,7 @@ function withSettings(g, st) {
 
 /**
  * fromSnapshot builds the model from a room snapshot.
- * The snapshot carries no chat history: chat lines come from events only.
+ * The snapshot carries the latest chat lines; later ones come from events.
  * @param {Snapshot} room
  * @returns {Game}
  */
@@ -180,6 +188,10 @@ export function fromSnapshot(room) {
     draw: colorOrNull(room.draw_offer), takeback: colorOrNull(room.takeback_request), rematch: colorOrNull(room.rematch_offer),
   };
   g.forbidden = forbiddenFrom(room.forbidden, g.size);
+  g.messages = (room.chat || []).map((c) => ({
+    seq: c.seq, channel: c.channel === 'players' ? 'players' : 'spectators', id: c.player ? c.player.id : '',
+    name: c.player ? c.player.name : '', color: colorOrNull(c.color) || '', text: c.text,
+  }));
   g.seq = room.seq;
   return g;
 }
@@ -191,6 +203,25 @@ export function fromSnapshot(room) {
  */
 export function turn(g) {
   return g.moves.length % 2 === 0 ? 'black' : 'white';
+}
+
+/** The page keeps the latest MAX_CHAT_LINES chat lines. */
+export const MAX_CHAT_LINES = 200;
+
+/**
+ * chatLine reads a chat event in the model before it. An event of a log older than
+ * `player`/`channel` names a player by colour only (the author is whoever held that seat
+ * then) and a spectator by name only.
+ * @param {Game} g
+ * @param {RoomEvent} ev
+ * @returns {ChatLine}
+ */
+export function chatLine(g, ev) {
+  const color = colorOrNull(ev.color);
+  const seat = color ? g.seats[color] : null;
+  const author = ev.player || (seat ? { id: seat.player_id, name: seat.name } : { id: '', name: ev.name || '' });
+  const channel = ev.channel === 'players' || (!ev.channel && color) ? 'players' : 'spectators';
+  return { seq: ev.seq, channel, id: author.id, name: author.name, color: color || '', text: ev.text || '' };
 }
 
 /**
@@ -253,7 +284,8 @@ export function applyEvent(g0, ev) {
       g.forbidden = forbiddenFrom(ev.forbidden, g.size);
       return g;
     case 'chat':
-      g.messages = [...g.messages, { color: color || '', name: ev.name || '', text: ev.text || '' }];
+      if (!ev.text) return g;
+      g.messages = [...g.messages.slice(-(MAX_CHAT_LINES - 1)), chatLine(g0, ev)];
       return g;
     case 'game_over':
       g.phase = 'over';
