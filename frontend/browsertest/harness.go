@@ -293,7 +293,7 @@ func (p *Page) Play(point string) {
 		const sv = document.querySelector('svg.board'); sv.scrollIntoView({block: 'nearest'});
 		const r = sv.getBoundingClientRect(); const n = __gomoku.game.size - 1;
 		const pt = %q; const x = pt.charCodeAt(0) - 97, y = Number(pt.slice(1)) - 1;
-		return [r.left + r.width * (0.06 + 0.88 * x / n), r.top + r.height * (0.06 + 0.88 * (n - y) / n)];
+		return [r.left + r.width * (0.075 + 0.85 * x / n), r.top + r.height * (0.075 + 0.85 * (n - y) / n)];
 	})()`, point))
 	p.Do("play "+point, cd.MouseClickXY(xy[0], xy[1]))
 }

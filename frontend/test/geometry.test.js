@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  toNotation, parseNotation, layout, pointToPixel, pixelToPoint, starPoints, moveCursor, centre, colLetter,
+  toNotation, parseNotation, layout, pointToPixel, pixelToPoint, starPoints, moveCursor, centre, colLetter, coordLabels, STONE_RADIUS,
 } from '../static/js/geometry.js';
 
 test('notation round trip on every point of every size', () => {
@@ -67,4 +67,25 @@ test('moveCursor stays on the board; up raises the row', () => {
   assert.deepEqual(moveCursor({ x: 14, y: 14 }, 'ArrowRight', 15), { x: 14, y: 14 });
   assert.deepEqual(moveCursor({ x: 3, y: 0 }, 'ArrowDown', 15), { x: 3, y: 0 });
   assert.deepEqual(moveCursor({ x: 3, y: 3 }, 'Enter', 15), { x: 3, y: 3 });
+});
+
+test('coordinate labels clear the stones on the edge lines (row 1 and column a)', () => {
+  for (let size = 15; size <= 20; size++) {
+    const geo = layout(size, 1000);
+    const lab = coordLabels(geo);
+    const r = geo.cell * STONE_RADIUS;
+    const low = pointToPixel(0, 0, geo).py; // row 1
+    const high = pointToPixel(0, size - 1, geo).py;
+    const left = pointToPixel(0, 0, geo).px; // column a
+    const right = pointToPixel(size - 1, 0, geo).px;
+    const half = lab.fontSize / 2;
+    assert.ok(lab.bottom - half >= low + r, `size ${size}: bottom labels below row-1 stones`);
+    assert.ok(lab.bottom + half <= geo.px, `size ${size}: bottom labels on the board`);
+    assert.ok(lab.top + half <= high - r, `size ${size}: top labels above the last row's stones`);
+    assert.ok(lab.top - half >= 0);
+    const wide = lab.fontSize * 0.62; // half the width of a two-digit row number
+    assert.ok(lab.left + wide <= left - r, `size ${size}: row numbers left of column-a stones`);
+    assert.ok(lab.right - wide >= right + r, `size ${size}: row numbers right of the last column's stones`);
+    assert.ok(lab.left - wide >= 0 && lab.right + wide <= geo.px);
+  }
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TABLES, LANGS, detectLang, translate, format, setLang, t, getLang } from '../static/js/i18n.js';
+import { TABLES, LANGS, detectLang, translate, translatePlural, format, setLang, t, getLang } from '../static/js/i18n.js';
 
 test('both languages have exactly the same keys', () => {
   const en = Object.keys(TABLES.en).sort();
@@ -45,7 +45,9 @@ test('detectLang', () => {
 test('format and translate', () => {
   assert.equal(format('{a} and {b}', { a: 1, b: 'x' }), '1 and x');
   assert.equal(format('{missing}', {}), '{missing}');
-  assert.equal(translate('zh', 'lobby.moves', { n: 12 }), '12 手');
+  assert.equal(translatePlural('zh', 'lobby.moves', 12), '12 手');
+  assert.equal(translatePlural('en', 'lobby.moves', 1), '1 move');
+  assert.equal(translatePlural('en', 'lobby.moves', 3), '3 moves');
   assert.equal(translate('xx', 'nav.lobby'), 'Lobby');
   assert.equal(translate('en', 'no.such.key'), 'no.such.key');
   setLang('zh');

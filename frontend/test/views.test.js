@@ -23,6 +23,16 @@ test('actionsFor: the buttons of each situation', () => {
   assert.deepEqual(ids(actionsFor(offered, 'black')), ['btn-rematch(off)']);
 });
 
+test('actionsFor: takeback stays disabled until the player has a move to take back', () => {
+  const settings = { ...snapshot().settings, white: { kind: 'human' } };
+  const at = (moves) => fromSnapshot(snapshot({ white: human, moves, ply: moves.length, draw_offer: '', settings }));
+  const takeback = (g, role) => actionsFor(g, role).find((a) => a.id === 'btn-takeback');
+  assert.equal(takeback(at([]), 'black').disabled, true, 'nothing played');
+  assert.equal(takeback(at(['h8']), 'white').disabled, true, 'white has not moved yet');
+  assert.equal(takeback(at(['h8']), 'black').disabled, false, 'black has a stone to take back');
+  assert.equal(takeback(at(['h8', 'i9']), 'white').disabled, false);
+});
+
 test('offersFor: who may answer what, and when', () => {
   const g = fromSnapshot(snapshot({ draw_offer: 'black', takeback_request: 'white' }));
   assert.deepEqual(offersFor(g, 'white'), [{ kind: 'draw', by: 'black', answerable: true }, { kind: 'takeback', by: 'white', answerable: false }]);

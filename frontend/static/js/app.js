@@ -2,6 +2,7 @@
 // app.js: entry point. Shell (top bar, language, sound, name), router ("/" lobby, "/r/{id}" game).
 import { detectLang, setLang, getLang, onLang, t } from './i18n.js';
 import { applyI18n, toast } from './dom.js';
+import { icon } from './icons.js';
 import * as store from './store.js';
 import * as sound from './sound.js';
 import { renderLobby, openCreateDialog } from './lobby.js';
@@ -80,7 +81,7 @@ function setupShell() {
 function refreshSoundButton() {
   const sb = document.getElementById('sound-toggle');
   const on = !sound.muted();
-  sb.textContent = on ? '🔊' : '🔇';
+  sb.replaceChildren(icon(on ? 'soundOn' : 'soundOff', 20));
   sb.setAttribute('aria-pressed', String(on));
   sb.title = t(on ? 'nav.sound.on' : 'nav.sound.off');
   sb.setAttribute('aria-label', sb.title);

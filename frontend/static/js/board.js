@@ -2,7 +2,7 @@
 // board.js: the SVG board (wooden board, coordinates, star points, stones, marks, hover
 // preview, keyboard cursor). Rendering only: it draws the model session.js derives.
 import { s, h } from './dom.js';
-import { layout, pointToPixel, pixelToPoint, starPoints, colLetter, toNotation, moveCursor, centre } from './geometry.js';
+import { layout, coordLabels, pointToPixel, pixelToPoint, starPoints, colLetter, toNotation, moveCursor, centre, STONE_RADIUS } from './geometry.js';
 import { t } from './i18n.js';
 
 const VB = 1000;
@@ -98,21 +98,20 @@ export class BoardView {
       const { px, py } = pointToPixel(sp.x, sp.y, this.geo);
       g.append(s('circle.star', { cx: px, cy: py, r: cell * 0.11 }));
     }
-    const fs = Math.min(26, cell * 0.42);
+    const lab = coordLabels(this.geo);
+    const text = (x, y, label) => s('text.coord', { x, y, 'font-size': lab.fontSize, 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, label);
     for (let i = 0; i < size; i++) {
       const { px } = pointToPixel(i, 0, this.geo);
       const { py } = pointToPixel(0, i, this.geo);
-      g.append(s('text.coord', { x: px, y: margin * 0.55, 'font-size': fs, 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, colLetter(i)));
-      g.append(s('text.coord', { x: px, y: VB - margin * 0.45, 'font-size': fs, 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, colLetter(i)));
-      g.append(s('text.coord', { x: margin * 0.5, y: py, 'font-size': fs, 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, String(i + 1)));
-      g.append(s('text.coord', { x: VB - margin * 0.5, y: py, 'font-size': fs, 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, String(i + 1)));
+      g.append(text(px, lab.top, colLetter(i)), text(px, lab.bottom, colLetter(i)));
+      g.append(text(lab.left, py, String(i + 1)), text(lab.right, py, String(i + 1)));
     }
     return g;
   }
 
   stone(x, y, color, cls = '') {
     const { px, py } = pointToPixel(x, y, this.geo);
-    const r = this.geo.cell * 0.46;
+    const r = this.geo.cell * STONE_RADIUS;
     return s('g', { class: `stone stone-${color} ${cls}`, dataset: { point: toNotation(x, y) } },
       s('circle.shadow', { cx: px + r * 0.08, cy: py + r * 0.12, r }),
       s('circle', { cx: px, cy: py, r, fill: `url(#${this.id}-${color === 'black' ? 'bs' : 'ws'})` }));

@@ -28,14 +28,29 @@ export function parseNotation(s, size = MAX_SIZE) {
   return { x, y };
 }
 
+/** STONE_RADIUS is a stone's radius in cells. */
+export const STONE_RADIUS = 0.46;
+
 /**
  * layout returns the drawing geometry for a board of `size` in a square viewBox of `px` units:
- * margin (room for coordinates) and cell (distance between lines).
+ * margin (room for coordinates outside the edge stones) and cell (distance between lines).
  */
 export function layout(size, px = 1000) {
-  const margin = px * 0.06;
+  const margin = px * 0.075;
   const cell = (px - 2 * margin) / (size - 1);
   return { size, px, margin, cell };
+}
+
+/**
+ * coordLabels returns where the coordinate labels go: their font size and the centre lines
+ * of the four rows of labels, in the middle of the strip between the edge stones and the
+ * board's border (so that no stone on row 1 or column a covers one).
+ * @param {{px: number, margin: number, cell: number}} geo
+ */
+export function coordLabels(geo) {
+  const fontSize = Math.min(geo.px * 0.026, geo.cell * 0.42);
+  const strip = geo.margin - geo.cell * STONE_RADIUS;
+  return { fontSize, top: strip / 2, bottom: geo.px - strip / 2, left: strip / 2, right: geo.px - strip / 2 };
 }
 
 /** pointToPixel returns the centre of intersection (x, y) in viewBox units. */

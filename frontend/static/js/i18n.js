@@ -23,7 +23,8 @@ export const TABLES = {
     'lobby.watch': 'Watch',
     'lobby.join': 'Join',
     'lobby.replay': 'Replay',
-    'lobby.moves': '{n} moves',
+    'lobby.moves.one': '{n} move',
+    'lobby.moves.other': '{n} moves',
     'lobby.vs': 'vs',
     'lobby.loadError': 'Could not load games: {message}',
     'lobby.hero.title': 'Play Gomoku online',
@@ -209,7 +210,8 @@ export const TABLES = {
     'lobby.watch': '观战',
     'lobby.join': '加入',
     'lobby.replay': '回放',
-    'lobby.moves': '{n} 手',
+    'lobby.moves.one': '{n} 手',
+    'lobby.moves.other': '{n} 手',
     'lobby.vs': '对',
     'lobby.loadError': '无法加载对局：{message}',
     'lobby.hero.title': '在线下五子棋',
@@ -395,6 +397,22 @@ export function translate(lang, key, params) {
   return format(s, params);
 }
 
+/**
+ * translatePlural looks up the plural form of key for count n in lang: `key.one`,
+ * `key.other`, … as Intl.PluralRules names them (Chinese has only "other"); n is passed
+ * as the {n} parameter.
+ * @param {string} lang
+ * @param {string} key
+ * @param {number} n
+ * @param {Record<string, string | number>} [params]
+ */
+export function translatePlural(lang, key, n, params = {}) {
+  const table = TABLES[lang] || TABLES.en;
+  const form = `${key}.${new Intl.PluralRules(lang === 'zh' ? 'zh-CN' : 'en').select(n)}`;
+  const s = table[form] ?? table[`${key}.other`] ?? TABLES.en[`${key}.other`] ?? key;
+  return format(s, { ...params, n });
+}
+
 let current = 'en';
 const listeners = new Set();
 
@@ -418,6 +436,16 @@ export function onLang(fn) {
 /** t translates key in the current language. */
 export function t(key, params) {
   return translate(current, key, params);
+}
+
+/**
+ * tn translates the plural form of key for count n in the current language.
+ * @param {string} key
+ * @param {number} n
+ * @param {Record<string, string | number>} [params]
+ */
+export function tn(key, n, params) {
+  return translatePlural(current, key, n, params);
 }
 
 /** levelName translates a known AI level name (unknown names are returned as they are). */

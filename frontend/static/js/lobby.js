@@ -1,7 +1,7 @@
 // @ts-check
 // lobby.js: lobby page (live, open, finished games) and the create-game dialog.
 import { h, s, applyI18n } from './dom.js';
-import { t, onLang, levelName } from './i18n.js';
+import { t, tn, onLang, levelName } from './i18n.js';
 import * as api from './api.js';
 import * as store from './store.js';
 import { fromSummary } from './state.js';
@@ -54,14 +54,34 @@ function seatLabel(seat) {
   return h('span', seat.name);
 }
 
+/**
+ * resultText describes a finished game's result for the lobby.
+ * @param {string} result black | white | draw | aborted
+ * @param {string} reason
+ */
+export function resultText(result, reason) {
+  if (result === 'aborted' || reason === 'aborted') return t('status.aborted');
+  if (result === 'draw') return t('status.draw');
+  const wins = t('status.wins', { color: t(`color.${result}`) });
+  return reason ? `${wins} · ${t(`reason.${reason}`)}` : wins;
+}
+
+/**
+ * movesText says how many moves a game has (singular and plural forms).
+ * @param {number} n
+ */
+export function movesText(n) {
+  return tn('lobby.moves', n);
+}
+
 function roomItem(r, kind) {
   const action = kind === 'open' ? 'lobby.join' : kind === 'live' ? 'lobby.watch' : 'lobby.replay';
   const meta = [
     h('span', t(`rule.${r.rule}`) || r.rule),
     h('span', `${r.size}×${r.size}`),
     r.time ? h('span', formatTimeControl(r.time)) : null,
-    h('span', t('lobby.moves', { n: r.moves })),
-    kind === 'finished' && r.result ? h('span', r.result === 'draw' ? t('status.draw') : t('status.wins', { color: t(`color.${r.result}`) }) + (r.reason ? ` · ${t(`reason.${r.reason}`)}` : '')) : null,
+    h('span', movesText(r.moves)),
+    kind === 'finished' && r.result ? h('span', resultText(r.result, r.reason)) : null,
   ];
   const ai = [r.black, r.white].some((x) => x && x.kind !== 'human');
   return h('li', null, h('a.room', { href: `/r/${encodeURIComponent(r.id)}`, dataset: { room: r.id } },

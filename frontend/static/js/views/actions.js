@@ -36,7 +36,7 @@ export function actionsFor(g, role) {
     if (g.moves.length < 2) out.push({ id: 'btn-abort', label: 'action.abort', command: 'abort' });
     out.push({ id: 'btn-resign', label: 'action.resign', command: 'resign', cls: 'btn-danger' });
     if (!vsMachine) out.push({ id: 'btn-draw', label: 'action.draw', command: 'draw_offer', sent: 'offer.sent', disabled: g.offers.draw === role });
-    if (g.takebacks) out.push({ id: 'btn-takeback', label: 'action.takeback', command: 'takeback_request', sent: vsMachine ? '' : 'offer.sent', disabled: g.offers.takeback === role || g.moves.length === 0 });
+    if (g.takebacks) out.push({ id: 'btn-takeback', label: 'action.takeback', command: 'takeback_request', sent: vsMachine ? '' : 'offer.sent', disabled: g.offers.takeback === role || !g.moves.some((m) => m.color === role) });
     if (vsMachine && g.hints) out.push({ id: 'btn-hint', label: 'action.hint', command: 'hint', disabled: turn(g) !== role });
   } else if (g.phase === 'over' && g.seats[other(role)]) {
     out.push({ id: 'btn-rematch', label: 'action.rematch', command: 'rematch', sent: 'offer.sent', disabled: g.offers.rematch === role, cls: 'btn-primary' });

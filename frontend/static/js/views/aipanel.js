@@ -3,6 +3,7 @@
 // principal variation) and its show/PV toggles.
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
+import { icon } from '../icons.js';
 
 /** @typedef {import('../protocol.js').AIMessage} AIMessage */
 /** @typedef {import('../protocol.js').Color} Color */
@@ -64,7 +65,7 @@ export class AIPanelView {
   /** @param {AIPanelModel} m */
   panel({ info, elapsed, show, pv }) {
     const header = h('header', null, h('h3', t('panel.ai')),
-      h('label.check', null, h('input', { type: 'checkbox', id: 'ai-show', checked: show, onchange: (/** @type {Event} */ e) => this.on.onShow(/** @type {HTMLInputElement} */ (e.target).checked) }), h('span.sr-only', t('panel.ai.show')), h('span', { 'aria-hidden': 'true' }, '👁')));
+      h('label.check', null, h('input', { type: 'checkbox', id: 'ai-show', checked: show, onchange: (/** @type {Event} */ e) => this.on.onShow(/** @type {HTMLInputElement} */ (e.target).checked) }), h('span.sr-only', t('panel.ai.show')), icon('eye', 18)));
     if (!show) return h('section.card.ai-panel', { 'aria-label': t('panel.ai') }, header);
     if (!info) {
       return h('section.card.ai-panel', { 'aria-label': t('panel.ai') }, header, h('p.muted', { style: 'margin:0' }, t('panel.ai.idle')));

@@ -4,6 +4,7 @@ import { h, fill, toast, copyText } from '../dom.js';
 import { t } from '../i18n.js';
 import { recordURL } from '../api.js';
 import { formatTimeControl } from '../clock.js';
+import { icon } from '../icons.js';
 
 /**
  * @typedef {Object} RoomInfo
@@ -48,6 +49,6 @@ export class LinksView {
       h('span', `${t('game.size')}: ${m.size}×${m.size}`),
       h('span', `${t('game.time')}: ${formatTimeControl(m.time)}`),
       m.gameNo > 1 ? h('span', t('game.number', { n: m.gameNo })) : null,
-      h('span', { id: 'spectators' }, `👁 ${t('spectators', { n: m.spectators })}`));
+      h('span', { id: 'spectators' }, icon('eye', 14), ' ', t('spectators', { n: m.spectators })));
   }
 }

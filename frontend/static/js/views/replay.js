@@ -1,24 +1,8 @@
 // @ts-check
 // views/replay.js: replay controls (first, previous, play/pause, next, last, slider).
-import { h, s } from '../dom.js';
+import { h } from '../dom.js';
+import { icon } from '../icons.js';
 import { t } from '../i18n.js';
-
-const ICONS = {
-  first: 'M5 4h2v16H5zM19 4v16L8 12z',
-  prev: 'M15.5 4l2 2-6 6 6 6-2 2-8-8z',
-  next: 'M8.5 4l-2 2 6 6-6 6 2 2 8-8z',
-  last: 'M17 4h2v16h-2zM5 4v16l11-8z',
-  play: 'M7 4v16l13-8z',
-  pause: 'M6 4h4v16H6zM14 4h4v16h-4z',
-};
-
-/**
- * icon draws a small media-control icon.
- * @param {keyof ICONS} name
- */
-function icon(name) {
-  return s('svg', { viewBox: '0 0 24 24', width: '16', height: '16', 'aria-hidden': 'true', fill: 'currentColor' }, s('path', { d: ICONS[name] }));
-}
 
 /** ReplayView draws the controls; `go(n)` shows the position after n moves, `toggle()` plays/pauses. */
 export class ReplayView {
@@ -39,7 +23,7 @@ export class ReplayView {
     const { go, toggle } = this.on;
     /**
      * @param {string} label
-     * @param {keyof ICONS} ic
+     * @param {keyof typeof import('../icons.js').ICONS} ic
      * @param {() => void} fn
      * @param {boolean} dis
      * @param {string} id
