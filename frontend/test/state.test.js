@@ -201,7 +201,7 @@ test('AI panel helpers: score text and evaluation bar share', async () => {
 });
 
 test('server errors become sentences', async () => {
-  const { errorText } = await import('../static/js/game.js');
+  const { errorText } = await import('../static/js/errors.js');
   const { setLang } = await import('../static/js/i18n.js');
   setLang('en');
   assert.equal(errorText('not_your_turn', 'x'), 'It is not your turn.');

@@ -66,6 +66,8 @@ export function applyI18n(root = document) {
 export function toast(message, tone = 'info', ms = 4500) {
   const box = document.getElementById('toasts');
   if (!box) return;
+  // The same message twice at once (a refusal reported twice, say) shows once.
+  if ([...box.children].some((c) => c.textContent === message && !c.classList.contains('toast-out'))) return;
   const el = h('div.toast', { class: `toast-${tone}`, role: tone === 'error' ? 'alert' : 'status' }, message);
   box.append(el);
   setTimeout(() => el.classList.add('toast-out'), ms);

@@ -27,6 +27,7 @@ import { TabsView } from './views/tabs.js';
 import { LinksView } from './views/links.js';
 import { ToolsView } from './views/tools.js';
 import { StatusView, statusText } from './views/status.js';
+import { errorText, forbiddenText } from './errors.js';
 
 /** @typedef {import('./protocol.js').Color} Color */
 /** @typedef {import('./protocol.js').ServerMessage} ServerMessage */
@@ -41,21 +42,6 @@ const REPLAY_STEP_MS = 900;
 const TICK_MS = 100;
 /** The browser tests' failure reports keep the last TRACE_LEN non-AI message summaries. */
 const TRACE_LEN = 60;
-
-/**
- * errorText turns a server error into a sentence in the current language.
- * @param {string} code
- * @param {string} [message]
- */
-export function errorText(code, message) {
-  if (code === 'forbidden') {
-    const why = /double_three|double_four|overline/.exec(message || '');
-    return t('error.forbidden', { why: why ? t(`forbidden.${why[0]}`) : (message || '') });
-  }
-  const k = `error.${code}`;
-  const s = t(k);
-  return s === k ? t('error.generic', { message: message || code }) : s;
-}
 
 /** @param {any} e an Error with a protocol code */
 function toastError(e) {
@@ -78,7 +64,11 @@ export class GameController {
     this.main = main;
     this.roomId = roomId;
     this.ctx = ctx;
-    this.watchOnly = new URLSearchParams(location.search).has('watch');
+    const params = new URLSearchParams(location.search);
+    this.watchOnly = params.has('watch');
+    /** the lobby's "Join": take the open seat as soon as the room is known (one tap) */
+    this.joinOnOpen = params.has('join') && !this.watchOnly;
+    if (this.joinOnOpen) history.replaceState(history.state, '', location.pathname);
     const player = store.player();
     /** @type {Session} */
     this.s = newSession(roomId, player ? player.id : '');
@@ -126,6 +116,8 @@ export class GameController {
     this.offLang = onLang(() => { this.board.relabel(); applyI18n(main); this.tabs.relabel(); this.render(); });
     this.onOnline = () => { if (this.conn !== 'open') this.client.reconnectNow(); };
     window.addEventListener('online', this.onOnline);
+    this.onKeyDown = (/** @type {KeyboardEvent} */ e) => this.onKey(e);
+    document.addEventListener('keydown', this.onKeyDown);
     this.client.start();
     this.render();
   }
@@ -163,6 +155,7 @@ export class GameController {
         break;
       case 'snapshot':
         this.board.setSize(this.s.game.size);
+        this.joinIfAsked();
         break;
       case 'event':
         this.onEvent(msg.event, before);
@@ -257,7 +250,7 @@ export class GameController {
     const role = /** @type {Color} */ (this.s.role);
     if (this.prefs.forbidden) {
       const f = g.forbidden.find((p) => p.x === x && p.y === y);
-      if (f && role === 'black') { toast(t('error.forbidden', { why: t(`forbidden.${f.kind}`) }), 'error'); return; }
+      if (f && role === 'black') { toast(forbiddenText(f.kind), 'error'); return; }
     }
     const point = toNotation(x, y);
     const id = this.client.move(g.moves.length, point);
@@ -285,6 +278,32 @@ export class GameController {
     } catch (e) {
       toastError(e);
     }
+  }
+
+  /** joinIfAsked takes the open seat once, when the page was opened by the lobby's "Join". */
+  joinIfAsked() {
+    if (!this.joinOnOpen) return;
+    this.joinOnOpen = false;
+    const open = openSeats(this.s.game);
+    if (this.s.game.phase === 'waiting' && !isPlayer(this.s.role) && open.length) this.sit(open[0]);
+  }
+
+  /**
+   * onKey steps through the game with ←/→ and jumps with Home/End, unless a field or the
+   * board (whose arrows move its cursor) has the focus.
+   * @param {KeyboardEvent} e
+   */
+  onKey(e) {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || e.defaultPrevented) return;
+    const el = /** @type {Element | null} */ (e.target instanceof Element ? e.target : null);
+    if (el && el.closest('input, textarea, select, [contenteditable], svg.board, dialog[open]')) return;
+    const total = this.s.game.moves.length;
+    const n = shownPly(this.s);
+    const to = { ArrowLeft: n - 1, ArrowRight: n + 1, Home: 0, End: total }[e.key];
+    if (to === undefined || total === 0) return;
+    e.preventDefault();
+    this.stopAutoplay();
+    this.go(to);
   }
 
   /**
@@ -400,6 +419,7 @@ export class GameController {
     this.stopAutoplay();
     this.offLang();
     window.removeEventListener('online', this.onOnline);
+    document.removeEventListener('keydown', this.onKeyDown);
     this.client.stop();
   }
 }

@@ -84,7 +84,9 @@ function roomItem(r, kind) {
     kind === 'finished' && r.result ? h('span', resultText(r.result, r.reason)) : null,
   ];
   const ai = [r.black, r.white].some((x) => x && x.kind !== 'human');
-  return h('li', null, h('a.room', { href: `/r/${encodeURIComponent(r.id)}`, dataset: { room: r.id } },
+  // "Join" opens the room and takes its open seat in one tap (?join=1, read by the game page).
+  const href = `/r/${encodeURIComponent(r.id)}${kind === 'open' ? '?join=1' : ''}`;
+  return h('li', null, h('a.room', { href, dataset: { room: r.id } },
     h('span.room-players', h('span.pl', h('i.dot.dot-black'), seatLabel(r.black)), h('span.muted', t('lobby.vs')), h('span.pl', h('i.dot.dot-white'), seatLabel(r.white)),
       ai ? h('span.badge.badge-ai', 'AI') : null),
     h('span.meta', meta),
