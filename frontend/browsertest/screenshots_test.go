@@ -36,6 +36,8 @@ func TestScreenshots(t *testing.T) {
 	player.Viewport(1280, 860)
 	player.Open("/")
 	Eval[cd.Void](player, `(() => { const i = document.getElementById('player-name'); i.value = 'Alice'; i.dispatchEvent(new Event('change')); })()`)
+	// The player has turned on the AI's line (off by default against the AI); CreateGame reloads the page.
+	Eval[cd.Void](player, `(() => { const d = JSON.parse(localStorage.getItem('gomoku.v1') || '{}'); d.pvVsAI = true; localStorage.setItem('gomoku.v1', JSON.stringify(d)); })()`)
 	player.CreateGame("ai", `f.level.value = 'master'; f.color.value = 'black'; f.rule.value = 'freestyle'; f.time.value = '10+5'`)
 	player.WaitRole("black")
 	// Play until a screenshot catches the AI mid-search with a principal variation.

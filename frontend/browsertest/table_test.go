@@ -74,3 +74,29 @@ func TestReplayOnAPhoneFitsAndFollowsTheKeys(t *testing.T) {
 	p.Do("end", cd.KeyEvent(kb.End))
 	p.Wait("end", stones+` === 4`, 5*time.Second)
 }
+
+func TestAIVariationIsOffForThePlayerAndOnForSpectators(t *testing.T) {
+	e := Setup(t)
+	p := e.NewPage(t, "player")
+	path := p.CreateGame("ai", `f.level.value = 'master'; f.color.value = 'black'; f.time.value = '10+5'`)
+	p.WaitRole("black")
+	watcher := e.NewPage(t, "watcher")
+	watcher.Open(path + "?watch=1")
+	watcher.WaitRole("spectator")
+	// Both record whether the AI's line was ever drawn while it thought.
+	const record = `(() => { window.__sawPV = false; new MutationObserver(() => {
+		if (document.querySelector('svg.board .pv') || document.querySelector('#ai-panel .pv-line')) window.__sawPV = true;
+	}).observe(document.body, {subtree: true, childList: true}); })()`
+	Eval[cd.Void](p, record)
+	Eval[cd.Void](watcher, record)
+	p.Play("h8")
+	watcher.Wait("the spectator sees the AI's line", `window.__sawPV === true`, 20*time.Second)
+	p.WaitMoves(2)
+	require.False(t, Eval[bool](p, `window.__sawPV`), "the player facing the AI sees no line by default")
+	require.Equal(t, 0, Eval[int](watcher, `document.querySelectorAll('#ai-pv').length`), "no switch for spectators")
+	// The switch turns it on and is remembered.
+	p.Play("g7")
+	p.Click("#ai-pv")
+	p.Wait("the player's line", `window.__sawPV === true`, 20*time.Second)
+	require.True(t, Eval[bool](p, `JSON.parse(localStorage.getItem('gomoku.v1')).pvVsAI === true`))
+}

@@ -1,14 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  newSession, receive, withPlayer, seek, shownPly, seatPresence, currentAI, aiElapsed, clockLeft, boardModel, localClocks, roleFor,
+  newSession, receive, withPlayer, seek, shownPly, seatPresence, currentAI, aiElapsed, clockLeft, boardModel, localClocks, roleFor, pvSwitch, pvShown,
 } from '../static/js/session.js';
 import { fromSnapshot } from '../static/js/state.js';
 import { snapshot, event } from './fixtures.js';
 
 const AT = 1700000000000; // the fixture snapshot's clock.at
 const now = (wall = AT + 500, mono = 1000) => ({ wall, mono });
-const prefs = { numbers: false, forbidden: true, showAI: true, showPV: true };
+const prefs = { numbers: false, forbidden: true, showAI: true, pvVsAI: false };
 const ai = (over = {}) => ({ type: 'ai', ephemeral: true, color: 'white', status: 'thinking', depth: 4, seldepth: 6, score: 30, mate: 0, nodes: 1, nps: 1, pv: ['a1', 'b2'], elapsed_ms: 200, budget_ms: 1000, ply: 3, ...over });
 
 /** joined returns Alice's session after welcome + snapshot (she is black; white, the AI, to move). */
@@ -123,9 +123,22 @@ test('boardModel: forbidden points for black and spectators, PV, preview, pendin
   w = receive(w, ai({ pv: ['a1', 'b2', 'zz'] }), now());
   w = receive(w, { type: 'hint', ephemeral: true, id: 'c1', point: 'j10', score: 5 }, now());
   const wm = boardModel(w, prefs, []);
-  assert.deepEqual(wm.pv, [{ x: 0, y: 0, color: 'white', n: 1 }, { x: 1, y: 1, color: 'black', n: 2 }]);
+  assert.deepEqual(wm.pv, [], 'a player facing the AI sees no variation by default (it is a free hint)');
   assert.deepEqual(wm.hint, { x: 9, y: 9 });
-  assert.deepEqual(boardModel(w, { ...prefs, showPV: false }, []).pv, []);
+  const line = [{ x: 0, y: 0, color: 'white', n: 1 }, { x: 1, y: 1, color: 'black', n: 2 }];
+  assert.deepEqual(boardModel(w, { ...prefs, pvVsAI: true }, []).pv, line, 'the switch turns it on');
+  assert.deepEqual(boardModel({ ...w, role: 'spectator' }, prefs, []).pv, line, 'always on for spectators');
+});
+
+test('pvSwitch: only a player facing the AI chooses; spectators and AI-vs-AI always see the variation', () => {
+  const w = joined();
+  assert.equal(pvSwitch(w), true);
+  assert.equal(pvSwitch({ ...w, role: 'spectator' }), false);
+  const aivai = { ...w, role: 'spectator', game: { ...w.game, seats: { black: { ...w.game.seats.white }, white: { ...w.game.seats.white } } } };
+  assert.equal(pvSwitch(aivai), false);
+  assert.equal(pvShown(w, prefs), false);
+  assert.equal(pvShown(w, { ...prefs, pvVsAI: true }), true);
+  assert.equal(pvShown(aivai, prefs), true);
 });
 
 test('localClocks: per-move limits show the limit, or what the deadline leaves', () => {

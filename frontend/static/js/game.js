@@ -14,7 +14,7 @@ import { BoardView } from './board.js';
 import { toNotation } from './geometry.js';
 import { status, canPlay, isPlayer, aiSeat, COLORS, openSeats, turn } from './state.js';
 import {
-  newSession, receive, withPlayer, seek, shownPly, seatPresence, currentAI, aiElapsed, clockLeft, boardModel,
+  newSession, receive, withPlayer, seek, shownPly, seatPresence, currentAI, aiElapsed, clockLeft, boardModel, pvShown, pvSwitch,
 } from './session.js';
 import { PlayersView, seatName } from './views/players.js';
 import { OffersView, offersFor } from './views/offers.js';
@@ -86,7 +86,7 @@ export class GameController {
     /** @type {BoardPrefs} */
     this.prefs = {
       numbers: store.get('numbers', false), forbidden: store.get('forbidden', true),
-      showAI: store.get('showAI', true), showPV: store.get('showPV', true),
+      showAI: store.get('showAI', true), pvVsAI: store.get('pvVsAI', false),
     };
 
     const send = (/** @type {string} */ type, /** @type {string} */ sentKey) => this.send(/** @type {ClientMessage} */ ({ type }), sentKey ? t(sentKey) : '');
@@ -97,7 +97,7 @@ export class GameController {
     this.players = new PlayersView({ claim: () => this.send({ type: 'claim_victory' }), sit: (c) => this.sit(c) });
     this.offers = new OffersView((type) => send(type, ''));
     this.actions = new ActionsView(send);
-    this.ai = new AIPanelView({ onShow: (v) => this.setPref('showAI', v), onPV: (v) => this.setPref('showPV', v) });
+    this.ai = new AIPanelView({ onShow: (v) => this.setPref('showAI', v), onPV: (v) => this.setPref('pvVsAI', v) });
     this.moves = new MoveListView((n) => this.go(n));
     this.chat = new ChatView((text) => this.send({ type: 'chat', text }));
     this.tabs = new TabsView([{ id: 'moves', label: 'panel.moves', panel: this.moves.el }, { id: 'chat', label: 'panel.chat', panel: this.chat.el }]);
@@ -364,7 +364,7 @@ export class GameController {
     const ai = currentAI(s);
     this.ai.render({
       visible: !!aiSeat(g) && g.phase !== 'over', info: ai, elapsed: ai ? aiElapsed(ai, s.aiAt, performance.now()) : 0,
-      show: this.prefs.showAI, pv: this.prefs.showPV,
+      show: this.prefs.showAI, pv: pvShown(s, this.prefs), pvSwitch: pvSwitch(s), pvOn: this.prefs.pvVsAI,
     });
     this.moves.render(g.moves, n, live);
     this.chat.render(g.messages, g.chatAllowed);

@@ -4,7 +4,7 @@
 // `receive` for every server message. The controller (game.js) owns one Session and
 // renders it; everything here is testable under `node --test`.
 
-import { fromSnapshot, applyEvent, turn, isPlayer, other, COLORS, canPlay, stonesAt, winLine, emptyGame } from './state.js';
+import { fromSnapshot, applyEvent, turn, isPlayer, other, COLORS, canPlay, stonesAt, winLine, emptyGame, aiSeat } from './state.js';
 import { makeClock, remaining } from './clock.js';
 import { parseNotation } from './geometry.js';
 
@@ -249,8 +249,28 @@ export function clockLeft(s, c, mono) {
  * @property {boolean} numbers move numbers on the stones
  * @property {boolean} forbidden show renju forbidden points
  * @property {boolean} showAI show the AI panel
- * @property {boolean} showPV draw the AI's principal variation
+ * @property {boolean} pvVsAI a player facing the AI draws its principal variation (off by
+ *   default: the engine's expected reply is a free hint)
  */
+
+/**
+ * pvSwitch tells whether the viewer chooses to see the AI's variation: a player facing
+ * the AI does (BoardPrefs.pvVsAI); spectators and AI-vs-AI viewers always see it.
+ * @param {Session} s
+ */
+export function pvSwitch(s) {
+  return isPlayer(s.role) && !!aiSeat(s.game);
+}
+
+/**
+ * pvShown tells whether the AI's principal variation is shown (on the board and in the
+ * AI panel) with prefs.
+ * @param {Session} s
+ * @param {BoardPrefs} prefs
+ */
+export function pvShown(s, prefs) {
+  return prefs.showAI && (!pvSwitch(s) || prefs.pvVsAI);
+}
 
 /**
  * @typedef {Object} BoardModel what the board draws
@@ -278,7 +298,7 @@ export function boardModel(s, prefs, pending) {
   const n = shownPly(s);
   const ai = s.ai && s.ai.ply === g.moves.length ? s.ai : null;
   const pv = [];
-  if (live && prefs.showAI && prefs.showPV && ai && ai.pv) {
+  if (live && pvShown(s, prefs) && ai && ai.pv) {
     for (const [i, p] of ai.pv.entries()) {
       const xy = parseNotation(p, g.size);
       if (xy && pv.length < 10) pv.push({ ...xy, color: i % 2 === 0 ? ai.color : other(ai.color), n: i + 1 });
