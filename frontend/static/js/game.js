@@ -22,7 +22,7 @@ import { ActionsView, actionsFor } from './views/actions.js';
 import { AIPanelView, formatScore } from './views/aipanel.js';
 import { MoveListView } from './views/movelist.js';
 import { ReplayView } from './views/replay.js';
-import { ChatView } from './views/chat.js';
+import { ChatView, visibleChat, unreadCount } from './views/chat.js';
 import { TabsView } from './views/tabs.js';
 import { LinksView } from './views/links.js';
 import { ToolsView } from './views/tools.js';
@@ -99,8 +99,18 @@ export class GameController {
     this.actions = new ActionsView(send);
     this.ai = new AIPanelView({ onShow: (v) => this.setPref('showAI', v), onPV: (v) => this.setPref('pvVsAI', v) });
     this.moves = new MoveListView((n) => this.go(n));
-    this.chat = new ChatView((text) => this.send({ type: 'chat', text }));
-    this.tabs = new TabsView([{ id: 'moves', label: 'panel.moves', panel: this.moves.el }, { id: 'chat', label: 'panel.chat', panel: this.chat.el }]);
+    /** the seq of the latest chat line the viewer has had in front of them */
+    this.chatSeen = 0;
+    /** @type {Record<string, {id: string, name: string}[]>} muted people per room (this browser's) */
+    this.mutes = store.get('chatMutes', {});
+    this.showSpectatorChat = store.get('spectatorChat', false);
+    this.chat = new ChatView({
+      send: (text) => this.send({ type: 'chat', text }),
+      showSpectators: (on) => { this.showSpectatorChat = on; store.put('spectatorChat', on); this.render(); },
+      mute: (id, name, on) => this.mute(id, name, on),
+      setName: (name) => this.chatAs(name),
+    });
+    this.tabs = new TabsView([{ id: 'moves', label: 'panel.moves', panel: this.moves.el }, { id: 'chat', label: 'panel.chat', panel: this.chat.el }], () => this.render());
     this.links = new LinksView(roomId);
     main.replaceChildren(h('div.game', null,
       h('div.board-col', null, this.status.el, this.board.el, this.replay.el, this.tools.el),
@@ -155,6 +165,8 @@ export class GameController {
         break;
       case 'snapshot':
         this.board.setSize(this.s.game.size);
+        // Chat history that came with the page is not news.
+        if (!before.loaded) this.chatSeen = Math.max(0, ...this.s.game.messages.map((m) => m.seq));
         this.joinIfAsked();
         break;
       case 'event':
@@ -280,6 +292,63 @@ export class GameController {
     }
   }
 
+  /**
+   * mute hides (on) or shows again a person's chat lines in this room, in this browser.
+   * @param {string} id
+   * @param {string} name
+   * @param {boolean} on
+   */
+  mute(id, name, on) {
+    const list = (this.mutes[this.roomId] || []).filter((p) => p.id !== id);
+    if (on) list.push({ id, name });
+    this.mutes = { ...this.mutes, [this.roomId]: list };
+    if (!list.length) delete this.mutes[this.roomId];
+    store.put('chatMutes', this.mutes);
+    this.render();
+  }
+
+  /**
+   * chatAs gives an anonymous spectator a name to chat with: it registers (the name also
+   * goes to the top bar) and reconnects with the new identity.
+   * @param {string} name
+   */
+  async chatAs(name) {
+    const field = /** @type {HTMLInputElement | null} */ (document.getElementById('player-name'));
+    if (name && field) {
+      field.value = name;
+      store.put('name', name);
+    }
+    try {
+      const p = await api.ensurePlayer(this.ctx.playerName());
+      this.s = withPlayer(this.s, p.id);
+      if (this.client.token !== p.token) {
+        this.client.token = p.token;
+        this.client.reconnectNow();
+      }
+      this.render();
+    } catch (e) {
+      toastError(e);
+    }
+  }
+
+  /**
+   * renderChat draws the chat panel and the unread count of the Chat tab.
+   * @param {Session} s
+   */
+  renderChat(s) {
+    const g = s.game;
+    const player = isPlayer(s.role);
+    const muted = this.mutes[this.roomId] || [];
+    const lines = visibleChat(g.messages, { player, showSpectators: this.showSpectatorChat, muted: muted.map((p) => p.id) });
+    const field = /** @type {HTMLInputElement | null} */ (document.getElementById('player-name'));
+    this.chat.render({
+      allowed: g.chatAllowed, lines, canWrite: !!s.myId, player, showSpectators: this.showSpectatorChat,
+      muted, myId: s.myId, suggestedName: field ? field.value : '',
+    });
+    if (this.tabs.current === 'chat' && lines.length) this.chatSeen = Math.max(this.chatSeen, lines[lines.length - 1].seq);
+    this.tabs.badge('chat', this.tabs.current === 'chat' ? 0 : unreadCount(lines, this.chatSeen, s.myId));
+  }
+
   /** joinIfAsked takes the open seat once, when the page was opened by the lobby's "Join". */
   joinIfAsked() {
     if (!this.joinOnOpen) return;
@@ -367,7 +436,7 @@ export class GameController {
       show: this.prefs.showAI, pv: pvShown(s, this.prefs), pvSwitch: pvSwitch(s), pvOn: this.prefs.pvVsAI,
     });
     this.moves.render(g.moves, n, live);
-    this.chat.render(g.messages, g.chatAllowed);
+    this.renderChat(s);
     this.replay.render(g.phase === 'over' || !live, n, g.moves.length, !!this.autoplay);
     this.tools.render(this.prefs, g.rule === 'renju');
     this.links.render({
