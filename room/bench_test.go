@@ -204,3 +204,13 @@ func waitAI(sub *Subscription, ai string) {
 		}
 	}
 }
+
+// BenchmarkEncodeEvent is the cost of encoding one move event's frame, which the room
+// does once per broadcast whatever the number of subscribers.
+func BenchmarkEncodeEvent(b *testing.B) {
+	ev := &Event{Seq: 42, Kind: EvMove, At: 1764440000000, Game: 1, Color: "black", Point: "h8", Ply: 17, ClockMS: 281000}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = Update{Event: ev}.Encoded()
+	}
+}

@@ -25,8 +25,28 @@ func TestEventJSON(t *testing.T) {
 
 	_, err = DecodeEvent([]byte(`{"seq":1,"kind":"explode"}`))
 	assert.Equal(t, "unknown_type", protocol.Code(err))
-	_, err = DecodeEvent([]byte(`{"seq":1,"kind":"chat","bogus":1}`))
-	assert.Equal(t, "bad_json", protocol.Code(err))
+	_, err = DecodeEvent([]byte(`{"seq":1,"kind":"chat","text":"hi"} {}`))
+	assert.Equal(t, "bad_json", protocol.Code(err), "trailing data")
+	_, err = DecodeEvent([]byte(`{"seq":1,"kind":"chat","text":`))
+	assert.Equal(t, "bad_json", protocol.Code(err), "malformed")
+}
+
+// TestDecodeEventFromNewerNode: an event stored by a newer node, with fields this node
+// does not know, still decodes (those fields dropped) and folds like the same event
+// without them, so a rolling upgrade never stops a room from replaying or replicating.
+func TestDecodeEventFromNewerNode(t *testing.T) {
+	s := seated(t, nil)
+	cur, err := EncodeEvent(Event{Seq: s.Seq() + 1, Kind: EvMove, At: t0.UnixMilli(), Game: 1, Color: "black", Point: "h8", Ply: 0})
+	require.NoError(t, err)
+	newer := append(cur[:len(cur)-1:len(cur)-1], `,"think_ms":1234,"annotation":{"glyph":"!"}}`...)
+	want, err := DecodeEvent(cur)
+	require.NoError(t, err)
+	got, err := DecodeEvent(newer)
+	require.NoError(t, err, "unknown fields of a newer node's event")
+	assert.Equal(t, want, got)
+	st, err := ReplayFrom(s, []Event{got})
+	require.NoError(t, err)
+	assert.Equal(t, 1, st.Ply())
 }
 
 // FuzzClientCommand applies whatever the protocol decoder accepts: it is refused with

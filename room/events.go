@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 // EventKind is the kind of a persisted room event (docs/protocol.md, "Event kinds").
@@ -116,14 +118,17 @@ const MaxEventBytes = 16 << 10
 // EncodeEvent returns the JSON encoding of e.
 func EncodeEvent(e Event) ([]byte, error) { return json.Marshal(e) }
 
-// DecodeEvent parses one stored event strictly (unknown fields and kinds are errors).
+// DecodeEvent parses one stored event (from the store or another node's pub/sub
+// message). Fields it does not know are ignored: during a rolling upgrade a newer node
+// may store events with a field this one does not have yet, and they must still replay
+// and replicate. An unknown kind is an error (it cannot be folded), and so are
+// malformed JSON and trailing data. Client input is not decoded here (protocol.Decode).
 func DecodeEvent(data []byte) (Event, error) {
 	var e Event
 	if len(data) > MaxEventBytes {
 		return e, fmt.Errorf("%w: event too large", ErrBadJSON)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	if err := dec.Decode(&e); err != nil {
 		return Event{}, fmt.Errorf("%w: %v", ErrBadJSON, err)
 	}
@@ -201,7 +206,48 @@ type Update struct {
 	Presence *Presence
 	Snapshot *Snapshot
 	Resync   bool
+
+	// frames is the update's wire encoding, set by the room before it queues the
+	// update (Frames).
+	frames [][]byte
 }
 
 // Ephemeral reports whether u is an ephemeral update (AI progress, presence).
 func (u Update) Ephemeral() bool { return u.AI != nil || u.Presence != nil }
+
+// Frames returns the protocol frames that carry u to a client. The room encodes each
+// update once, before it queues it for its subscribers (Encoded): a broadcast costs one
+// encoding however many connections receive it, and a connection's writer only writes
+// bytes, so its stack stays small (docs/performance.md, idle memory). An update that
+// was not made by Encoded is encoded on each call.
+func (u *Update) Frames() [][]byte {
+	if u.frames != nil {
+		return u.frames
+	}
+	return u.encode()
+}
+
+// Encoded returns a copy of u with its frames encoded, as the room queues it.
+func (u Update) Encoded() *Update {
+	u.frames = u.encode()
+	return &u
+}
+
+// encode returns u's frames (protocol: event, resync + snapshot, ai, presence).
+func (u *Update) encode() [][]byte {
+	switch {
+	case u.Event != nil:
+		return [][]byte{protocol.Encode(protocol.EventMsg{Type: protocol.TypeEvent, Seq: u.Event.Seq, Event: u.Event})}
+	case u.Snapshot != nil:
+		f := protocol.Encode(protocol.SnapshotMsg{Type: protocol.TypeSnapshot, Seq: u.Snapshot.Seq, Room: u.Snapshot})
+		if u.Resync {
+			return [][]byte{protocol.ResyncFrame, f}
+		}
+		return [][]byte{f}
+	case u.AI != nil:
+		return [][]byte{protocol.EphemeralFrame(protocol.TypeAI, "", u.AI)}
+	case u.Presence != nil:
+		return [][]byte{protocol.EphemeralFrame(protocol.TypePresence, "", u.Presence)}
+	}
+	return nil
+}

@@ -15,8 +15,10 @@ type PlayerResolver func(spec SeatSpec) (engine.Player, error)
 
 // Options configure rooms (and the Manager). Zero fields take the defaults below.
 type Options struct {
-	Clock        Clock          // default RealClock{}
-	Players      PlayerResolver // needed for AI and engine seats (default: DefaultPlayers)
+	Clock   Clock          // default RealClock{}
+	Players PlayerResolver // needed for AI and engine seats (default: DefaultPlayers)
+	// ValidateSeat refuses, at Create, a normalized seat this node cannot play (an
+	// engine that is not configured); default: DefaultValidateSeat with DefaultPlayers.
 	ValidateSeat func(SeatSpec) error
 	Scheduler    *Scheduler // shared AI scheduler (default: NewScheduler(0, -1))
 
@@ -151,14 +153,10 @@ func hashFor(l engine.Level) int {
 	return 16
 }
 
-// DefaultValidateSeat accepts human seats, AI seats with a known level and no engine seats.
+// DefaultValidateSeat refuses engine seats (no external engines are configured); the
+// other seats are checked by SeatSpec.Normalize.
 func DefaultValidateSeat(spec SeatSpec) error {
-	switch spec.Kind {
-	case AI:
-		if _, err := engine.LevelByName(spec.Level); err != nil {
-			return ErrUnknownPlayer
-		}
-	case Engine:
+	if spec.Kind == Engine {
 		return ErrNoEngines
 	}
 	return nil

@@ -28,6 +28,34 @@ type SeatSpec struct {
 // IsMachine reports whether the seat is played by an engine (built-in or external).
 func (s SeatSpec) IsMachine() bool { return s.Kind == AI || s.Kind == Engine }
 
+// DefaultAILevel is the level of an AI seat asked for without one.
+const DefaultAILevel = "intermediate"
+
+// Normalize is the one resolution of a seat spec: it fills the defaults (kind human,
+// an AI seat's level DefaultAILevel), drops the fields the kind does not use, and
+// refuses an unknown kind or AI level and an engine seat without a name. Whether a
+// named engine is configured is Options.ValidateSeat's check.
+func (s SeatSpec) Normalize() (SeatSpec, error) {
+	switch s.Kind {
+	case "", Human:
+		return SeatSpec{Kind: Human}, nil
+	case AI:
+		if s.Level == "" {
+			s.Level = DefaultAILevel
+		}
+		if _, err := engine.LevelByName(s.Level); err != nil {
+			return s, protocol.Detail(ErrBadSettings, "unknown AI level %q (see GET /api/engines)", protocol.Truncate(s.Level, 32))
+		}
+		return SeatSpec{Kind: AI, Level: s.Level}, nil
+	case Engine:
+		if s.Engine == "" {
+			return s, protocol.Detail(ErrBadSettings, "an engine seat needs an engine name")
+		}
+		return SeatSpec{Kind: Engine, Engine: s.Engine}, nil
+	}
+	return s, protocol.Detail(ErrBadSettings, `seat "kind" must be human, ai or engine`)
+}
+
 // TimeControl is a room's clock. All zero: no clock. BaseMS > 0: Fischer, each side
 // starts with BaseMS and gains IncrementMS after each of its moves. PerMoveMS > 0:
 // every move must be made within that time (alone or together with Fischer).
@@ -77,19 +105,14 @@ const (
 	MaxNameRunes   = 40
 )
 
-// Normalize fills defaults (size 15, rule freestyle, human seats) and validates s.
+// Normalize fills defaults (size 15, rule freestyle, seats as SeatSpec.Normalize) and
+// validates s.
 func (s Settings) Normalize() (Settings, error) {
 	if s.Rule == "" {
 		s.Rule = "freestyle"
 	}
 	if s.Size == 0 {
 		s.Size = engine.DefaultSize
-	}
-	if s.Black.Kind == "" {
-		s.Black.Kind = Human
-	}
-	if s.White.Kind == "" {
-		s.White.Kind = Human
 	}
 	if _, err := engine.ParseRule(s.Rule); err != nil {
 		return s, protocol.Detail(ErrBadSettings, `"rule" must be freestyle, standard or renju`)
@@ -105,23 +128,12 @@ func (s Settings) Normalize() (Settings, error) {
 	case t.PerMoveMS != 0 && (t.PerMoveMS < MinPerMoveMS || t.PerMoveMS > MaxPerMoveMS):
 		return s, protocol.Detail(ErrBadSettings, `"time.per_move_ms" must be 0 or %d..%d`, MinPerMoveMS, MaxPerMoveMS)
 	}
-	for _, seat := range []*SeatSpec{&s.Black, &s.White} {
-		switch seat.Kind {
-		case Human:
-			seat.Level, seat.Engine = "", ""
-		case AI:
-			seat.Engine = ""
-			if seat.Level == "" {
-				return s, protocol.Detail(ErrBadSettings, "an AI seat needs a level")
-			}
-		case Engine:
-			seat.Level = ""
-			if seat.Engine == "" {
-				return s, protocol.Detail(ErrBadSettings, "an engine seat needs an engine name")
-			}
-		default:
-			return s, protocol.Detail(ErrBadSettings, `seat "kind" must be human, ai or engine`)
-		}
+	var err error
+	if s.Black, err = s.Black.Normalize(); err != nil {
+		return s, err
+	}
+	if s.White, err = s.White.Normalize(); err != nil {
+		return s, err
 	}
 	return s, nil
 }

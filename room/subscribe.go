@@ -87,7 +87,7 @@ func (r *Room) subscribe(req subRequest) {
 		snap := r.state.Snapshot(r.opts.Clock.Now())
 		p := r.presence()
 		snap.Presence = &p
-		backlog = []*Update{{Snapshot: &snap, Resync: resync}}
+		backlog = []*Update{Update{Snapshot: &snap, Resync: resync}.Encoded()}
 	}
 	switch {
 	case o.FromSeq == 0:
@@ -102,7 +102,7 @@ func (r *Room) subscribe(req subRequest) {
 		}
 		for i := range events {
 			e := events[i]
-			backlog = append(backlog, &Update{Event: &e})
+			backlog = append(backlog, Update{Event: &e}.Encoded())
 		}
 	}
 	q := o.Queue
@@ -127,11 +127,11 @@ func (r *Room) subscribe(req subRequest) {
 		// Not broadcast (unchanged, or a spectator count waiting for the batch): the
 		// new subscriber still gets the current presence on join.
 		p := *r.pres.Load()
-		r.send(s, &Update{Presence: &p})
+		r.send(s, Update{Presence: &p}.Encoded())
 	}
 	if r.lastAI != nil && (r.search != nil || r.passive && r.lastAI.Ply == r.state.Ply()) {
 		p := *r.lastAI
-		r.send(s, &Update{AI: &p})
+		r.send(s, Update{AI: &p}.Encoded())
 	}
 	req.reply <- s
 }
@@ -168,9 +168,12 @@ func (r *Room) send(s *Subscription, u *Update) {
 	}
 }
 
-// broadcast queues u for every subscriber (one shared copy).
+// broadcast queues u for every subscriber (one shared copy, encoded once).
 func (r *Room) broadcast(u Update) {
-	p := &u
+	if len(r.subs) == 0 {
+		return
+	}
+	p := u.Encoded()
 	for s := range r.subs {
 		r.send(s, p)
 	}

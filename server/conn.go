@@ -347,45 +347,6 @@ func (c *conn) command(msg protocol.ClientMsg) {
 		return
 	}
 	if rep.Hint != nil {
-		c.enqueue(protocol.Encode(hintFrame{Type: protocol.TypeHint, Ephemeral: true, ID: msg.ID, Hint: rep.Hint}))
+		c.enqueue(protocol.EphemeralFrame(protocol.TypeHint, msg.ID, rep.Hint))
 	}
-}
-
-// Ephemeral and numbered server → client frames built from room updates.
-type aiFrame struct {
-	Type      string `json:"type"`
-	Ephemeral bool   `json:"ephemeral"`
-	*room.AIProgress
-}
-
-type presenceFrame struct {
-	Type      string `json:"type"`
-	Ephemeral bool   `json:"ephemeral"`
-	*room.Presence
-}
-
-type hintFrame struct {
-	Type      string `json:"type"`
-	Ephemeral bool   `json:"ephemeral"`
-	ID        string `json:"id,omitempty"`
-	*room.Hint
-}
-
-// encodeUpdate returns the frames for one room update.
-func encodeUpdate(u room.Update) [][]byte {
-	switch {
-	case u.Event != nil:
-		return [][]byte{protocol.Encode(protocol.EventMsg{Type: protocol.TypeEvent, Seq: u.Event.Seq, Event: u.Event})}
-	case u.Snapshot != nil:
-		f := protocol.Encode(protocol.SnapshotMsg{Type: protocol.TypeSnapshot, Seq: u.Snapshot.Seq, Room: u.Snapshot})
-		if u.Resync {
-			return [][]byte{protocol.ResyncFrame, f}
-		}
-		return [][]byte{f}
-	case u.AI != nil:
-		return [][]byte{protocol.Encode(aiFrame{Type: protocol.TypeAI, Ephemeral: true, AIProgress: u.AI})}
-	case u.Presence != nil:
-		return [][]byte{protocol.Encode(presenceFrame{Type: protocol.TypePresence, Ephemeral: true, Presence: u.Presence})}
-	}
-	return nil
 }

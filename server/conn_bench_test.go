@@ -48,7 +48,7 @@ func benchConn(b *testing.B) (*conn, *benchSession) {
 	b.Cleanup(func() { _ = ws.Close() })
 	cfg := DefaultConfig()
 	cfg.Logger = slog.New(slog.DiscardHandler)
-	s := &Server{cfg: cfg, metrics: newMetrics(), frames: newFrameCache()}
+	s := &Server{cfg: cfg, metrics: newMetrics()}
 	sess := &benchSession{ch: make(chan *room.Update, 256)}
 	return newConn(s, ws, "", ""), sess
 }
@@ -60,8 +60,8 @@ func BenchmarkWriteUpdates(b *testing.B) {
 	for _, k := range []int{1, 4, 16} {
 		updates := make([]*room.Update, k)
 		for i := range updates {
-			updates[i] = &room.Update{Event: &room.Event{Seq: uint64(40 + i), Kind: room.EvMove, At: 1764440000000,
-				Game: 1, Color: "black", Point: "h8", Ply: 17 + i, ClockMS: 281000}}
+			updates[i] = room.Update{Event: &room.Event{Seq: uint64(40 + i), Kind: room.EvMove, At: 1764440000000,
+				Game: 1, Color: "black", Point: "h8", Ply: 17 + i, ClockMS: 281000}}.Encoded()
 		}
 		b.Run(fmt.Sprintf("burst=%d", k), func(b *testing.B) {
 			c, sess := benchConn(b)
@@ -71,7 +71,7 @@ func BenchmarkWriteUpdates(b *testing.B) {
 					sess.ch <- u
 				}
 				for range updates {
-					for _, f := range c.s.frames.frames(<-sess.ch) {
+					for _, f := range (<-sess.ch).Frames() {
 						if !c.write(f) {
 							b.Fatal("connection ended")
 						}

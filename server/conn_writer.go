@@ -56,7 +56,7 @@ func (c *conn) writeLoop() {
 				c.finish(end.code, end.reason)
 				return
 			}
-			for _, f := range c.s.frames.frames(u) {
+			for _, f := range u.Frames() { // encoded by the room
 				if !c.write(f) {
 					return
 				}

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/json"
 
-	"github.com/gomoku-arena/gomoku/engine"
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/protocol"
 )
@@ -130,23 +129,23 @@ func (req CreateRoomRequest) Normalize(engines map[string]string) (NewRoom, erro
 	return r, nil
 }
 
+// checkSeat normalizes a seat of the request (room.SeatSpec.Normalize) and refuses an
+// engine that is not configured.
 func checkSeat(s room.SeatSpec, engines map[string]string) (room.SeatSpec, error) {
-	switch s.Kind {
-	case "", room.Human:
-		return room.SeatSpec{Kind: room.Human}, nil
-	case room.AI:
-		if s.Level == "" {
-			s.Level = "intermediate"
-		}
-		if _, err := engine.LevelByName(s.Level); err != nil {
-			return s, protocol.Errorf(protocol.CodeBadRequest, "unknown AI level %q (see GET /api/engines)", protocol.Truncate(s.Level, 32))
-		}
-		return room.SeatSpec{Kind: room.AI, Level: s.Level}, nil
-	case room.Engine:
-		if _, ok := engines[s.Engine]; !ok || s.Engine == "" {
-			return s, protocol.Errorf(protocol.CodeNoSuchEngine, "no configured engine %q (see GET /api/engines)", protocol.Truncate(s.Engine, 32))
-		}
-		return room.SeatSpec{Kind: room.Engine, Engine: s.Engine}, nil
+	s, err := s.Normalize()
+	if err != nil {
+		return s, err
 	}
-	return s, protocol.Errorf(protocol.CodeBadRequest, `seat "kind" must be human, ai or engine`)
+	return s, engineConfigured(engines)(s)
+}
+
+// engineConfigured returns the check that an engine seat names a configured engine
+// (room.Options.ValidateSeat of a server's rooms).
+func engineConfigured(engines map[string]string) func(room.SeatSpec) error {
+	return func(s room.SeatSpec) error {
+		if _, ok := engines[s.Engine]; s.Kind == room.Engine && !ok {
+			return protocol.Errorf(protocol.CodeNoSuchEngine, "no configured engine %q (see GET /api/engines)", protocol.Truncate(s.Engine, 32))
+		}
+		return nil
+	}
 }

@@ -37,8 +37,9 @@
 //     gorilla's chat example: the reader (conn.serve, started by the upgrade handler,
 //     which then returns) reads, decodes and runs the client's commands under the
 //     connection's context; the writer (conn.writeLoop) sends the replies from a bounded
-//     send queue, the room's updates from the session's bounded queue, a ping every
-//     PingPeriod and the close. A full queue drops the client (1013 slow_consumer), never
+//     send queue, the room's updates from the session's bounded queue (as bytes: the
+//     room encodes each update once, room.Update.Frames), a ping every PingPeriod and
+//     the close. A full queue drops the client (1013 slow_consumer), never
 //     blocks the room. Write deadlines (writeWait), PongWait, read limit, token-bucket
 //     rate limit.
 //   - limits.go: per-IP cap, POST rate per IP, Origin allow-list, and the client IP

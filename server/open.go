@@ -51,7 +51,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	opts := room.Options{
 		Players:      playerResolver(cfg.Engines, observe),
-		ValidateSeat: seatValidator(cfg.Engines),
+		ValidateSeat: engineConfigured(cfg.Engines),
 		Scheduler:    room.NewScheduler(cfg.AIWorkers, -1),
 		Grace:        cfg.AbandonGrace,
 		StartGrace:   cfg.StartGrace,
@@ -142,18 +142,6 @@ func (m *measuredPlayer) Close() error {
 		return c.Close()
 	}
 	return nil
-}
-
-func seatValidator(engines map[string]string) func(room.SeatSpec) error {
-	return func(spec room.SeatSpec) error {
-		if spec.Kind == room.Engine {
-			if _, ok := engines[spec.Engine]; !ok {
-				return room.ErrUnknownPlayer
-			}
-			return nil
-		}
-		return room.DefaultValidateSeat(spec)
-	}
 }
 
 // Migrate applies pending migrations (gomokud migrate).

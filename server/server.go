@@ -51,7 +51,6 @@ type Server struct {
 	posts    *ipRate
 	origins  originChecker
 	upgrader websocket.Upgrader
-	frames   *frameCache
 
 	mu       sync.Mutex
 	conns    map[*conn]struct{}
@@ -85,7 +84,6 @@ func NewWith(cfg Config, deps Deps) (*Server, error) {
 		posts:   newIPRate(1, 20),
 		origins: newOriginChecker(cfg.AllowedOrigins),
 		conns:   map[*conn]struct{}{},
-		frames:  newFrameCache(),
 	}
 	s.metrics.countRooms(deps.Rooms.Live)
 	s.upgrader = websocket.Upgrader{

@@ -87,6 +87,31 @@ func NewErrorMsg(id string, e *Error) ErrorMsg {
 // NewPong returns the answer to ping id.
 func NewPong(id string) Pong { return Pong{Type: TypePong, ID: id} }
 
+// EphemeralFrame returns the frame of an ephemeral message (TypeAI, TypePresence,
+// TypeHint): "type", "ephemeral":true and, when id is set (a hint answers command id),
+// "id", followed by the fields of payload, which must encode as a JSON object (a
+// room.AIProgress, room.Presence or room.Hint) without those names.
+func EphemeralFrame(typ, id string, payload any) []byte {
+	body := Encode(payload)
+	if len(body) < 2 || body[0] != '{' {
+		panic("protocol: ephemeral payload is not an object: " + string(body))
+	}
+	head := Encode(ephemeralHead{Type: typ, Ephemeral: true, ID: id})
+	out := make([]byte, 0, len(head)+len(body))
+	out = append(out, head[:len(head)-1]...) // without its '}'
+	if len(body) > 2 {
+		out = append(out, ',')
+	}
+	return append(out, body[1:]...)
+}
+
+// ephemeralHead is the part of an ephemeral frame before its payload's fields.
+type ephemeralHead struct {
+	Type      string `json:"type"`
+	Ephemeral bool   `json:"ephemeral"`
+	ID        string `json:"id,omitempty"`
+}
+
 // Encode marshals a frame built by this package (they always encode).
 func Encode(frame any) []byte {
 	b, err := json.Marshal(frame)
