@@ -49,8 +49,8 @@ const (
 
 // Chat channels (chat event): the seated players' chat and the spectators' chat.
 const (
-	ChannelPlayers    = "players"
-	ChannelSpectators = "spectators"
+	ChannelPlayers    = protocol.ChatPlayers
+	ChannelSpectators = protocol.ChatSpectators
 )
 
 // Clocks are both sides' remaining times in milliseconds.

@@ -18,6 +18,10 @@ const (
 	MaxIDLen = 64
 	// MaxChatRunes bounds a chat text after trimming.
 	MaxChatRunes = 300
+	// ChatPlayers and ChatSpectators are the chat channels (the chat event's "channel"):
+	// lines of the current game's players, and of anyone else.
+	ChatPlayers    = "players"
+	ChatSpectators = "spectators"
 	// MaxTokenLen bounds a hello's token (tokens are 32 characters).
 	MaxTokenLen = 256
 	// MaxPly is the largest ply a move may name: the stones on a full board of the

@@ -72,7 +72,7 @@ export class ChatView {
         if (text && on.send(text)) this.input.value = '';
       },
     }, this.input, h('button.btn.btn-sm', { type: 'submit', 'data-i18n': 'chat.send' }, t('chat.send')));
-    this.nameInput = /** @type {HTMLInputElement} */ (h('input.text-input', { type: 'text', id: 'chat-name', maxlength: '24', autocomplete: 'nickname', 'aria-label': t('nav.name') }));
+    this.nameInput = /** @type {HTMLInputElement} */ (h('input.text-input', { type: 'text', id: 'chat-name', maxlength: '24', autocomplete: 'nickname', 'aria-label': t('nav.name'), placeholder: t('nav.name'), 'data-i18n-placeholder': 'nav.name' }));
     this.namePrompt = h('form.chat-form.chat-name', {
       id: 'chat-name-form',
       onsubmit: (/** @type {Event} */ e) => {
