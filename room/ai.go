@@ -16,6 +16,7 @@ type searchKey struct {
 	ply   int
 	hash  uint64
 	color engine.Color
+	step  OpeningStep // an opening action is asked for, not a move
 }
 
 // search is a running AI search (a seat's move or a hint), owned by the actor.
@@ -31,11 +32,12 @@ type aiMsg struct {
 	s    *search
 	prog *AIProgress
 	res  engine.Result
+	open *openingAction // the result of an opening decision (runOpening)
 	err  error
 }
 
 func (r *Room) currentKey() searchKey {
-	return searchKey{game: r.state.Game(), ply: r.state.Ply(), hash: r.state.Hash(), color: r.state.ToMove()}
+	return searchKey{game: r.state.Game(), ply: r.state.Ply(), hash: r.state.Hash(), color: r.state.ToMove(), step: r.state.Opening()}
 }
 
 // syncAI cancels searches whose position stopped being current (README invariant 7) and starts
@@ -70,6 +72,10 @@ func (r *Room) syncAI() {
 	s := &search{key: key, cancel: cancel}
 	r.search = s
 	r.wg.Add(1)
+	if key.step != "" {
+		go r.runOpening(ctx, s, r.openingEvaluator(c, p), r.state.Board(), r.state.Settings().Opening, r.openingSeed(), r.limits(c))
+		return
+	}
 	go r.runSearch(ctx, s, p, r.state.Board(), r.limits(c))
 }
 
@@ -82,7 +88,7 @@ func (r *Room) forfeit(c engine.Color) {
 
 // player returns (and caches) the engine.Player of machine seat c.
 func (r *Room) player(c engine.Color) (engine.Player, error) {
-	i := ci(c) ^ ((r.state.Game() - 1) & 1) // the seat's index in game 1
+	i := r.state.SeatOfGame1(c)
 	if r.players[i] == nil {
 		p, err := r.opts.Players(r.state.Seat(c).Spec)
 		if err != nil {
@@ -121,18 +127,11 @@ func (r *Room) runSearch(ctx context.Context, s *search, p engine.Player, b *eng
 	defer r.wg.Done()
 	defer s.cancel()
 	base := AIProgress{Color: s.key.color.String(), Ply: s.key.ply}
-	release, err := r.opts.Scheduler.Acquire(ctx, func() {
-		q := base
-		q.Status = AIQueued
-		r.sendProgress(s, q)
-	})
-	if err != nil {
+	release, ok := r.acquireSlot(ctx, s, base)
+	if !ok {
 		return
 	}
 	start := r.opts.Clock.Now()
-	t := base
-	t.Status = AIThinking
-	r.sendProgress(s, t)
 	var mu sync.Mutex
 	var last time.Time
 	res, err := safePlay(ctx, p, b, l, func(info engine.Info) {
@@ -154,6 +153,23 @@ func (r *Room) runSearch(ctx context.Context, s *search, p engine.Player, b *eng
 	case r.aiC <- aiMsg{s: s, res: res, err: err}:
 	case <-ctx.Done():
 	}
+}
+
+// acquireSlot waits for a scheduler slot for s, reported as queued meanwhile and as
+// thinking once it has one; false when ctx ended first.
+func (r *Room) acquireSlot(ctx context.Context, s *search, base AIProgress) (release func(), ok bool) {
+	release, err := r.opts.Scheduler.Acquire(ctx, func() {
+		q := base
+		q.Status = AIQueued
+		r.sendProgress(s, q)
+	})
+	if err != nil {
+		return nil, false
+	}
+	t := base
+	t.Status = AIThinking
+	r.sendProgress(s, t)
+	return release, true
 }
 
 // safePlay runs p.Play, turning a panic of the player into an error (the seat forfeits)
@@ -223,12 +239,15 @@ func (r *Room) aiResult(m aiMsg) {
 	}
 	r.search, r.lastAI = nil, nil
 	c := m.s.key.color
-	if m.err != nil || m.res.Move == engine.NoPoint {
+	if m.err != nil || (m.open == nil && m.res.Move == engine.NoPoint) {
 		r.opts.Logger.Warn("room: AI player failed", "room", r.id, "err", m.err)
 		r.forfeit(c)
 		return
 	}
 	cmd := Command{Kind: CmdAIMove, Color: c.String(), Point: m.res.Move.String(), Ply: m.s.key.ply, Hash: m.s.key.hash}
+	if m.open != nil {
+		cmd = m.open.command(m.s.key)
+	}
 	_, err := r.exec(cmd)
 	switch {
 	case err == nil:
@@ -273,23 +292,34 @@ func (r *Room) startHint(req request) (Reply, error) {
 	if r.state.ToMove() != me {
 		return Reply{}, ErrNotYourTurn
 	}
+	if r.state.Opening() != "" {
+		return Reply{}, ErrInOpening
+	}
 	if len(r.hints) >= 2 {
 		return Reply{}, ErrRateLimited
 	}
-	if r.hintPlayer == nil {
-		p, err := r.opts.Players(SeatSpec{Kind: AI, Level: r.opts.HintLevel})
-		if err != nil {
-			return Reply{}, ErrHintsOff
-		}
-		r.hintPlayer = p
+	p, err := r.hintEngine()
+	if err != nil {
+		return Reply{}, ErrHintsOff
 	}
-	p := r.hintPlayer
 	ctx, cancel := context.WithCancel(r.ctx)
 	s := &search{key: r.currentKey(), cancel: cancel, hint: true}
 	r.hints[s] = req
 	r.wg.Add(1)
 	go r.runSearch(ctx, s, p, r.state.Board(), engine.Limits{Time: r.opts.HintTime})
 	return Reply{}, errDeferred
+}
+
+// hintEngine returns (and caches) the built-in player at the hint level.
+func (r *Room) hintEngine() (engine.Player, error) {
+	if r.hintPlayer == nil {
+		p, err := r.opts.Players(SeatSpec{Kind: AI, Level: r.opts.HintLevel})
+		if err != nil {
+			return nil, err
+		}
+		r.hintPlayer = p
+	}
+	return r.hintPlayer, nil
 }
 
 func (r *Room) hintResult(m aiMsg) {

@@ -182,10 +182,14 @@ func (a *applier) run() error {
 		if !a.s.Expired(a.now) {
 			return ErrTimeNotUp
 		}
-		loser := a.s.board.ToMove()
+		loser := a.s.ToMove()
 		return a.gameOver(loser.Opponent().String(), ReasonTimeout, nil)
 	case CmdChat:
 		return a.chat()
+	case CmdChoose:
+		return a.chooseCmd()
+	case CmdAIOpening:
+		return a.aiOpening()
 	}
 	return fmt.Errorf("%w: %q", ErrUnknownType, protocol.Truncate(string(c.Kind), 32))
 }
@@ -266,15 +270,18 @@ func (a *applier) move() error {
 		return ErrOffBoard
 	}
 	// A resent move already applied at its ply by the same seat: acknowledge again.
-	if c.Kind == CmdMove && c.Ply >= 0 && c.Ply < a.s.board.Ply() && c.Ply%2 == ci(me) &&
+	if c.Kind == CmdMove && c.Ply >= 0 && c.Ply < a.s.board.Ply() && a.s.placedBy(c.Ply) == me &&
 		a.s.board.Moves()[c.Ply] == p {
 		return &DuplicateError{Seq: a.s.moveSeq[c.Ply]}
 	}
 	if err := a.playing(); err != nil {
 		return err
 	}
-	if c.Kind == CmdAIMove && (a.s.board.Hash() != c.Hash || a.s.board.Ply() != c.Ply || a.s.board.ToMove() != me) {
+	if c.Kind == CmdAIMove && (a.s.board.Hash() != c.Hash || a.s.board.Ply() != c.Ply || a.s.ToMove() != me || a.s.step != "") {
 		return ErrStaleAIResult
+	}
+	if a.s.step != "" {
+		return a.place(me, c.Ply, p)
 	}
 	if a.s.board.ToMove() != me {
 		return ErrNotYourTurn
@@ -286,20 +293,8 @@ func (a *applier) move() error {
 		return moveError(err)
 	}
 	ev := Event{Kind: EvMove, Color: me.String(), Point: p.String(), Ply: c.Ply}
-	if tc := a.s.settings.Time; tc.Enabled() {
-		if a.s.Expired(a.now) {
-			return ErrTimeUp
-		}
-		if tc.BaseMS > 0 {
-			clk := *a.clocksNow()
-			left := &clk.BlackMS
-			if me == engine.White {
-				left = &clk.WhiteMS
-			}
-			*left += tc.IncrementMS
-			ev.ClockMS = *left
-			ev.Clock = &clk
-		}
+	if err := a.charge(&ev, me, true); err != nil {
+		return err
 	}
 	if err := a.emit(ev); err != nil {
 		return err
@@ -314,6 +309,29 @@ func (a *applier) move() error {
 		return a.gameOver(out.Winner.String(), ReasonFive, line)
 	case out.Over:
 		return a.gameOver(ResultDraw, ReasonBoardFull, nil)
+	}
+	return nil
+}
+
+// charge checks that me (the seat acting) has time left and, when its turn ends with
+// ev, charges its clock until now and adds the increment (ev.ClockMS, ev.Clock).
+func (a *applier) charge(ev *Event, me engine.Color, endTurn bool) error {
+	tc := a.s.settings.Time
+	if !tc.Enabled() {
+		return nil
+	}
+	if a.s.Expired(a.now) {
+		return ErrTimeUp
+	}
+	if tc.BaseMS > 0 && endTurn {
+		clk := *a.clocksNow()
+		left := &clk.BlackMS
+		if me == engine.White {
+			left = &clk.WhiteMS
+		}
+		*left += tc.IncrementMS
+		ev.ClockMS = *left
+		ev.Clock = &clk
 	}
 	return nil
 }
@@ -376,11 +394,14 @@ func (a *applier) takebackCmd() error {
 	if !a.s.settings.Takebacks {
 		return ErrTakebackOff
 	}
+	if a.s.step != "" {
+		return ErrInOpening
+	}
 	opp := me.Opponent()
 	switch a.cmd.Kind {
 	case CmdTakebackRequest:
-		// The requester must have a stone to take back.
-		if ply := a.s.board.Ply(); (me == engine.Black && ply < 1) || (me == engine.White && ply < 2) {
+		// The requester must have a stone to take back, placed after the opening.
+		if a.s.board.Ply()-a.takebackPlies(me) < a.s.openPlies {
 			return ErrNothingToTake
 		}
 		if a.s.takeback != engine.Empty {
@@ -423,7 +444,7 @@ func (a *applier) rematchCmd() error {
 		if b := a.s.settings.Time.BaseMS; b > 0 {
 			clk = &Clocks{BlackMS: b, WhiteMS: b}
 		}
-		return a.emit(Event{Kind: EvRematch, Game: a.s.game + 1, Clock: clk})
+		return a.emit(Event{Kind: EvRematch, Game: a.s.game + 1, Clock: clk, KeepSeats: a.s.swapped})
 	}
 	return a.emit(Event{Kind: EvRematchOffered, Color: me.String()})
 }

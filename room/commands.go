@@ -27,6 +27,7 @@ const (
 	CmdClaimVictory    CommandKind = protocol.TypeClaimVictory
 	CmdChat            CommandKind = protocol.TypeChat
 	CmdHint            CommandKind = protocol.TypeHint // handled by the actor (ephemeral answer), not by Apply
+	CmdChoose          CommandKind = protocol.TypeChoose
 )
 
 // Commands of in-process callers (Do), not on the wire.
@@ -43,6 +44,7 @@ const (
 	CmdTimeout   CommandKind = "timeout"    // the actor's clock timer fired (same as flag)
 	CmdStart     CommandKind = "start"      // start the game if every seat is filled (AI vs AI)
 	CmdAutoClaim CommandKind = "auto_claim" // a human (Color) abandoned an AI game: the machine wins
+	CmdAIOpening CommandKind = "ai_opening" // a machine seat's opening action: Color, Ply, Hash, Step, Points or Choice
 )
 
 // Command is an input to Apply. By is the authenticated player issuing it (zero for
@@ -56,6 +58,12 @@ type Command struct {
 	Ply   int
 	Point string
 	Text  string
+	// Choice is an opening choice (choose; CmdAIOpening): black, white or place2.
+	Choice string
+	// Step and Points are a machine seat's opening action (CmdAIOpening): the step it
+	// was computed for and the stones it places.
+	Step   string
+	Points []string
 
 	// Hash is the position hash an AI move was computed for (CmdAIMove).
 	Hash uint64
@@ -69,7 +77,7 @@ type Command struct {
 // ClientCommand returns the room command of a decoded client message (a room command:
 // protocol.IsRoomCommand). The caller sets By from the connection's identity.
 func ClientCommand(m protocol.ClientMsg) Command {
-	c := Command{Kind: CommandKind(m.Type), ID: m.ID, Color: m.Color, Point: m.Point, Text: m.Text}
+	c := Command{Kind: CommandKind(m.Type), ID: m.ID, Color: m.Color, Point: m.Point, Text: m.Text, Choice: m.Choice}
 	if m.Ply != nil {
 		c.Ply = *m.Ply
 	}

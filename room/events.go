@@ -27,7 +27,9 @@ const (
 	EvChat              EventKind = "chat"               // Channel, Player (author), Color (a player's seat), Text
 	EvGameOver          EventKind = "game_over"          // Result, Reason, Line, Clock
 	EvRematchOffered    EventKind = "rematch_offered"    // Color
-	EvRematch           EventKind = "rematch"            // Game (new number), Clock
+	EvRematch           EventKind = "rematch"            // Game (new number), Clock, KeepSeats
+	EvOpeningChoice     EventKind = "opening_choice"     // Color (chooser's seat), Choice, Opening, ClockMS, Clock
+	EvColors            EventKind = "colors"             // Swap, Clock: the opening assigned the colours
 )
 
 // Game results and end reasons (game_over event).
@@ -85,6 +87,14 @@ type Event struct {
 	Reason  string   `json:"reason,omitempty"`
 	Line    []string `json:"line,omitempty"`
 	Clock   *Clocks  `json:"clock,omitempty"`
+	// Opening (move, opening_choice) is the opening step after the event while an
+	// opening runs (place3, choose, place2, choose2); empty once the colours are set.
+	Opening string `json:"opening,omitempty"`
+	Choice  string `json:"choice,omitempty"` // opening_choice: black, white or place2
+	Swap    bool   `json:"swap,omitempty"`   // colors: the two seats changed colour
+	// KeepSeats (rematch): the seats keep their colours, because the last game's
+	// opening swapped them; the players still change roles (who proposes).
+	KeepSeats bool `json:"keep_seats,omitempty"`
 	// Forbidden (move, takeback) lists black's renju forbidden points in the position
 	// after the event (State.Forbidden); empty when none apply.
 	Forbidden []ForbiddenPoint `json:"forbidden,omitempty"`
@@ -145,7 +155,7 @@ var knownEvent = map[EventKind]bool{
 	EvCreated: true, EvSeated: true, EvLeft: true, EvStarted: true, EvMove: true,
 	EvDrawOffered: true, EvDrawDeclined: true, EvTakebackRequested: true,
 	EvTakebackDeclined: true, EvTakeback: true, EvChat: true, EvGameOver: true,
-	EvRematchOffered: true, EvRematch: true,
+	EvRematchOffered: true, EvRematch: true, EvOpeningChoice: true, EvColors: true,
 }
 
 // AIStatus is the state of an AI seat's search.

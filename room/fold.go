@@ -59,6 +59,7 @@ func fold(s State, e Event) (State, error) {
 		s.phase = PhasePlaying
 		s.setClocks(e.Clock)
 		s.turnStart = at
+		s.startOpening()
 	case EvMove:
 		p, err := engine.ParsePoint(e.Point, s.settings.Size)
 		if err != nil {
@@ -67,6 +68,12 @@ func fold(s State, e Event) (State, error) {
 		if s.phase != PhasePlaying || e.Ply != s.board.Ply() {
 			return s, fmt.Errorf("room: move event at ply %d out of place", e.Ply)
 		}
+		step := s.step
+		if step != "" {
+			if err := foldOpeningMove(&s, e); err != nil {
+				return s, err
+			}
+		}
 		b := s.board.Clone()
 		if err := b.Play(p); err != nil {
 			return s, err
@@ -74,8 +81,28 @@ func fold(s State, e Event) (State, error) {
 		s.board = b
 		s.moveSeq = append(s.moveSeq[:len(s.moveSeq):len(s.moveSeq)], e.Seq)
 		s.setClocks(e.Clock)
-		s.turnStart = at
+		if step == "" || s.step != step {
+			s.turnStart = at // an opening's placement step is one turn
+		}
 		s.drawOffer, s.takeback = engine.Empty, engine.Empty
+	case EvOpeningChoice:
+		if err := foldChoice(&s, e); err != nil {
+			return s, err
+		}
+		s.setClocks(e.Clock)
+		s.turnStart = at
+	case EvColors:
+		if s.choice == "" || s.choice == ChoicePlace2 {
+			return s, fmt.Errorf("room: colors event without a colour choice")
+		}
+		if e.Swap {
+			s.seats[0], s.seats[1] = s.seats[1], s.seats[0]
+			s.clocks[0], s.clocks[1] = s.clocks[1], s.clocks[0]
+			s.swapped, s.flipped = true, !s.flipped
+		}
+		s.setClocks(e.Clock)
+		s.step, s.choice = "", ""
+		s.turnStart = at
 	case EvDrawOffered:
 		s.drawOffer = parseColor(e.Color)
 	case EvDrawDeclined:
@@ -85,7 +112,7 @@ func fold(s State, e Event) (State, error) {
 	case EvTakebackDeclined:
 		s.takeback = engine.Empty
 	case EvTakeback:
-		if e.Plies < 1 || e.Plies > s.board.Ply() {
+		if e.Plies < 1 || e.Plies > s.board.Ply()-s.openPlies || s.step != "" {
 			return s, fmt.Errorf("room: takeback of %d plies at ply %d", e.Plies, s.board.Ply())
 		}
 		b := s.board.Clone()
@@ -120,13 +147,22 @@ func fold(s State, e Event) (State, error) {
 			return s, err
 		}
 		s.game++
-		s.seats[0], s.seats[1] = s.seats[1], s.seats[0]
+		// The players change roles: colours, or under an opening rule who proposes
+		// (the seats as they were before the last game's colour choice).
+		if e.KeepSeats != s.swapped {
+			return s, fmt.Errorf("room: rematch keep_seats %v after a game with swapped %v", e.KeepSeats, s.swapped)
+		}
+		if !s.swapped {
+			s.seats[0], s.seats[1] = s.seats[1], s.seats[0]
+			s.flipped = !s.flipped
+		}
 		s.board, s.moveSeq = b, nil
 		s.phase = PhasePlaying
 		s.setClocks(e.Clock)
 		s.turnStart = at
 		s.result, s.reason, s.line = "", "", nil
 		s.drawOffer, s.takeback, s.rematch = engine.Empty, engine.Empty, engine.Empty
+		s.startOpening()
 	default:
 		return s, fmt.Errorf("room: unknown event kind %q", e.Kind)
 	}
@@ -139,4 +175,29 @@ func (s *State) setClocks(c *Clocks) {
 	if c != nil {
 		s.clocks = [2]time.Duration{time.Duration(c.BlackMS) * time.Millisecond, time.Duration(c.WhiteMS) * time.Millisecond}
 	}
+}
+
+// startOpening sets up the opening rule's first step for a new game.
+func (s *State) startOpening() {
+	s.step, s.openPlies, s.choice, s.swapped = "", 0, "", false
+	if o := s.settings.Opening; o == OpeningSwap || o == OpeningSwap2 {
+		s.step = StepPlace3
+	}
+}
+
+// foldChoice checks an opening_choice event against the step and records it.
+func foldChoice(s *State, e Event) error {
+	if s.phase != PhasePlaying || (s.step != StepChoose && s.step != StepChoose2) || s.choice != "" ||
+		parseColor(e.Color) != s.step.actor() {
+		return fmt.Errorf("room: opening choice out of place (step %q)", s.step)
+	}
+	switch {
+	case e.Choice == ChoiceBlack || e.Choice == ChoiceWhite:
+		s.choice = e.Choice
+	case e.Choice == ChoicePlace2 && s.step == StepChoose && s.settings.Opening == OpeningSwap2:
+		s.step = StepPlace2
+	default:
+		return fmt.Errorf("room: bad opening choice %q", e.Choice)
+	}
+	return nil
 }

@@ -23,8 +23,13 @@ func randomCommand(rng *rand.Rand, s State) Command {
 	}
 	kinds := []CommandKind{CmdLeave, CmdResign, CmdDrawOffer, CmdDrawAccept, CmdDrawDecline,
 		CmdTakebackRequest, CmdTakebackAccept, CmdTakebackDecline, CmdRematch, CmdAbort,
-		CmdClaimVictory, CmdFlag, CmdChat, CmdTimeout, CmdSit, CmdMove}
+		CmdClaimVictory, CmdFlag, CmdChat, CmdTimeout, CmdSit, CmdMove, CmdChoose}
 	c := Command{Kind: kinds[rng.IntN(len(kinds))], By: who}
+	c.Choice = []string{ChoiceBlack, ChoiceWhite, ChoicePlace2, "red"}[rng.IntN(4)]
+	if st := s.Opening(); (st == StepChoose || st == StepChoose2) && rng.IntN(4) > 0 {
+		c.Kind = CmdChoose
+		return c
+	}
 	switch s.Phase() {
 	case PhaseWaiting:
 		if rng.IntN(3) > 0 {
@@ -91,6 +96,7 @@ func TestReplayEqualsLive(t *testing.T) {
 		s := created(t, func(set *Settings) {
 			set.Rule = []string{"freestyle", "standard", "renju"}[rng.IntN(3)]
 			set.Takebacks = rng.IntN(2) == 0
+			set.Opening = []string{OpeningNone, OpeningSwap, OpeningSwap2}[rng.IntN(3)]
 			switch rng.IntN(3) {
 			case 1:
 				set.Time = TimeControl{BaseMS: 30_000, IncrementMS: 1_000}

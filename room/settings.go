@@ -86,13 +86,15 @@ type Settings struct {
 	Takebacks bool        `json:"takebacks"`
 	Chat      bool        `json:"chat"`
 	Hints     bool        `json:"hints"`
+	// Opening is the opening rule: none, swap or swap2 (opening.go).
+	Opening string `json:"opening"`
 }
 
 // DefaultSettings returns a 15x15 freestyle room for two humans, public, with takebacks
 // and chat allowed, no clock.
 func DefaultSettings() Settings {
 	return Settings{Rule: "freestyle", Size: engine.DefaultSize, Black: SeatSpec{Kind: Human},
-		White: SeatSpec{Kind: Human}, Public: true, Takebacks: true, Chat: true}
+		White: SeatSpec{Kind: Human}, Public: true, Takebacks: true, Chat: true, Opening: OpeningNone}
 }
 
 // Limits of settings and inputs.
@@ -113,6 +115,12 @@ func (s Settings) Normalize() (Settings, error) {
 	}
 	if s.Size == 0 {
 		s.Size = engine.DefaultSize
+	}
+	if s.Opening == "" {
+		s.Opening = OpeningNone
+	}
+	if !validOpening(s.Opening) {
+		return s, protocol.Detail(ErrBadSettings, `"opening" must be none, swap or swap2`)
 	}
 	if _, err := engine.ParseRule(s.Rule); err != nil {
 		return s, protocol.Detail(ErrBadSettings, `"rule" must be freestyle, standard or renju`)

@@ -34,9 +34,14 @@ type Snapshot struct {
 	DrawOffer       string         `json:"draw_offer,omitempty"`
 	TakebackRequest string         `json:"takeback_request,omitempty"`
 	RematchOffer    string         `json:"rematch_offer,omitempty"`
-	Result          string         `json:"result,omitempty"`
-	Reason          string         `json:"reason,omitempty"`
-	Line            []string       `json:"line,omitempty"`
+	// Opening is the opening step in progress (place3, choose, place2, choose2; empty
+	// when none runs); Stone the colour of the next stone, which differs from ToMove
+	// (the seat to act) only during an opening.
+	Opening string   `json:"opening,omitempty"`
+	Stone   string   `json:"stone,omitempty"`
+	Result  string   `json:"result,omitempty"`
+	Reason  string   `json:"reason,omitempty"`
+	Line    []string `json:"line,omitempty"`
 	// Forbidden lists black's renju forbidden points while black is to move (State.Forbidden).
 	Forbidden []ForbiddenPoint `json:"forbidden,omitempty"`
 	Presence  *Presence        `json:"presence,omitempty"` // filled in by the actor
@@ -61,6 +66,7 @@ func (s State) Snapshot(now time.Time) Snapshot {
 		Black: s.Seat(engine.Black), White: s.Seat(engine.White), Moves: s.Moves(), Ply: s.Ply(),
 		ToMove: colorName(s.ToMove()), DrawOffer: colorName(s.drawOffer),
 		TakebackRequest: colorName(s.takeback), RematchOffer: colorName(s.rematch),
+		Opening: string(s.Opening()), Stone: colorName(s.Stone()),
 		Result: res, Reason: reason, Line: line, Forbidden: s.Forbidden(), Chat: s.Chat(), CreatedAt: s.createdAt, UpdatedAt: s.updatedAt,
 	}
 	if snap.Moves == nil {
@@ -96,6 +102,7 @@ type Summary struct {
 	Rule      string      `json:"rule"`
 	Size      int         `json:"size"`
 	Time      TimeControl `json:"time"`
+	Opening   string      `json:"opening,omitempty"` // swap or swap2 (omitted: none)
 	Black     SeatSummary `json:"black"`
 	White     SeatSummary `json:"white"`
 	Game      int         `json:"game"`
@@ -120,7 +127,15 @@ func (s State) Summary() Summary {
 	return Summary{
 		ID: s.id, Status: s.Status(), Public: s.settings.Public, Rule: s.settings.Rule,
 		Size: s.settings.Size, Time: s.settings.Time, Black: seat(engine.Black), White: seat(engine.White),
-		Game: s.game, Ply: s.Ply(), Result: s.result, Reason: s.reason, Seq: s.seq,
+		Opening: openingSummary(s.settings.Opening),
+		Game:    s.game, Ply: s.Ply(), Result: s.result, Reason: s.reason, Seq: s.seq,
 		CreatedAt: s.createdAt, UpdatedAt: s.updatedAt,
 	}
+}
+
+func openingSummary(o string) string {
+	if o == OpeningNone {
+		return ""
+	}
+	return o
 }

@@ -47,7 +47,12 @@ type State struct {
 	result    string
 	reason    string
 	line      []string
-	chat      []ChatLine // the latest chat lines, never written in place (chat.go)
+	chat      []ChatLine  // the latest chat lines, never written in place (chat.go)
+	step      OpeningStep // the opening's current step ("" when none runs)
+	openPlies int         // stones placed under the opening rule in the current game
+	choice    string      // the opening choice awaiting its colours event
+	swapped   bool        // the current game's opening swapped the seats
+	flipped   bool        // the seats are swapped relative to game 1's settings
 }
 
 func ci(c engine.Color) int { return int(c) - 1 }
@@ -148,8 +153,22 @@ func (s State) Moves() []string {
 	return out
 }
 
-// ToMove returns the colour to move (Empty unless a game is in play).
+// ToMove returns the colour of the seat to act (Empty unless a game is in play): the
+// side to move, or while an opening runs the seat whose step it is, whatever colour
+// of stone that step places (Stone).
 func (s State) ToMove() engine.Color {
+	if s.phase != PhasePlaying {
+		return engine.Empty
+	}
+	if s.step != "" {
+		return s.step.actor()
+	}
+	return s.board.ToMove()
+}
+
+// Stone returns the colour of the next stone on the board (Empty unless a game is in
+// play). It differs from ToMove only during an opening.
+func (s State) Stone() engine.Color {
 	if s.phase != PhasePlaying {
 		return engine.Empty
 	}
@@ -166,8 +185,14 @@ func (s State) MachineToMove() engine.Color {
 	return c
 }
 
-// ReallyStarted reports whether both sides have moved in the current game.
-func (s State) ReallyStarted() bool { return s.Ply() >= 2 }
+// ReallyStarted reports whether both sides have moved in the current game (under an
+// opening rule: whether the second player has made its first choice).
+func (s State) ReallyStarted() bool {
+	if s.settings.Opening != OpeningNone && s.settings.Opening != "" {
+		return s.phase != PhaseWaiting && s.step != StepPlace3 && s.step != StepChoose
+	}
+	return s.Ply() >= 2
+}
 
 // DrawOffer, TakebackRequest and RematchOffer return who has a pending offer (or Empty).
 func (s State) DrawOffer() engine.Color       { return s.drawOffer }
@@ -186,7 +211,7 @@ func (s State) Clock(now time.Time) (Clocks, bool) {
 	c := s.clocks
 	running := s.phase == PhasePlaying && s.settings.Time.BaseMS > 0
 	if running {
-		m := ci(s.board.ToMove())
+		m := ci(s.ToMove())
 		c[m] -= elapsed(s.turnStart, now)
 		if c[m] < 0 {
 			c[m] = 0
@@ -203,7 +228,7 @@ func (s State) Deadline() time.Time {
 	}
 	var d time.Time
 	if s.settings.Time.BaseMS > 0 {
-		d = s.turnStart.Add(s.clocks[ci(s.board.ToMove())])
+		d = s.turnStart.Add(s.clocks[ci(s.ToMove())])
 	}
 	if pm := s.settings.Time.PerMove(); pm > 0 {
 		if t := s.turnStart.Add(pm); d.IsZero() || t.Before(d) {

@@ -25,6 +25,7 @@ type CreateRoomRequest struct {
 	Takebacks *bool             `json:"takebacks"`
 	Chat      *bool             `json:"chat"`
 	Hints     *bool             `json:"hints"`
+	Opening   string            `json:"opening"`
 }
 
 // NewRoom is a validated create-room request: the room's settings (normalised by
@@ -56,7 +57,7 @@ func ParseCreateRoom(body []byte, engines map[string]string) (NewRoom, error) {
 // Normalize validates req and fills the defaults: rule freestyle, size 15, no clock,
 // me random, opponent human, public, takebacks and chat on, hints off (on against AI).
 func (req CreateRoomRequest) Normalize(engines map[string]string) (NewRoom, error) {
-	r := NewRoom{Settings: room.Settings{Rule: req.Rule, Size: req.Size, Public: true, Takebacks: true, Chat: true}}
+	r := NewRoom{Settings: room.Settings{Rule: req.Rule, Size: req.Size, Opening: req.Opening, Public: true, Takebacks: true, Chat: true}}
 	if req.Time != nil {
 		r.Time = *req.Time
 	}

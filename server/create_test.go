@@ -60,6 +60,10 @@ func TestParseCreateRoom(t *testing.T) {
 		{name: "unknown field", in: `{"colour":"black"}`, code: protocol.CodeBadJSON},
 		{name: "malformed", in: `{"rule":`, code: protocol.CodeBadJSON},
 		{name: "trailing", in: `{} {}`, code: protocol.CodeBadJSON},
+		{name: "opening default", in: `{}`, check: func(t *testing.T, r NewRoom) { require.Equal(t, room.OpeningNone, r.Opening) }},
+		{name: "swap2", in: `{"opening":"swap2","me":"white","opponent":{"kind":"ai","level":"novice"}}`,
+			check: func(t *testing.T, r NewRoom) { require.Equal(t, room.OpeningSwap2, r.Opening) }},
+		{name: "bad opening", in: `{"opening":"swap3"}`, code: protocol.CodeBadRequest},
 		{name: "hints off", in: `{"opponent":{"kind":"ai","level":"novice"},"hints":false}`,
 			check: func(t *testing.T, r NewRoom) { require.False(t, r.Hints) }},
 	}

@@ -32,6 +32,11 @@ func formatRecord(snap room.Snapshot, format string) ([]byte, error) {
 	case "sgf":
 		fmt.Fprintf(&b, "(;FF[4]GM[4]CA[UTF-8]AP[Gomoku Arena]SZ[%d]RU[%s]GN[%s game %d]", size, snap.Settings.Rule, snap.ID, snap.Game)
 		fmt.Fprintf(&b, "PB[%s]PW[%s]", sgfText(seatName(snap.Black)), sgfText(seatName(snap.White)))
+		if o := snap.Settings.Opening; o != "" && o != room.OpeningNone {
+			// The moves are as played: under swap/swap2 the first stones were placed by
+			// one player for both colours before the colours were chosen.
+			fmt.Fprintf(&b, "GC[opening %s]", o)
+		}
 		if r := sgfResult(snap.Result, snap.Reason); r != "" {
 			fmt.Fprintf(&b, "RE[%s]", r)
 		}

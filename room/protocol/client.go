@@ -47,6 +47,14 @@ const (
 	TypeChat            = "chat"
 	TypeHint            = "hint"
 	TypePing            = "ping"
+	TypeChoose          = "choose"
+)
+
+// Opening choices (the choose message's choice).
+const (
+	ChoiceBlack  = "black"  // play black
+	ChoiceWhite  = "white"  // play white
+	ChoicePlace2 = "place2" // swap2: place two more stones and hand the choice back
 )
 
 // clientTypes lists every client message type.
@@ -55,7 +63,7 @@ var clientTypes = map[string]bool{
 	TypeDrawOffer: true, TypeDrawAccept: true, TypeDrawDecline: true,
 	TypeTakebackRequest: true, TypeTakebackAccept: true, TypeTakebackDecline: true,
 	TypeRematch: true, TypeAbort: true, TypeClaimVictory: true, TypeChat: true,
-	TypeHint: true, TypePing: true,
+	TypeHint: true, TypePing: true, TypeChoose: true,
 }
 
 // IsRoomCommand reports whether a client message of type typ is a command for the room
@@ -73,6 +81,7 @@ type ClientMsg struct {
 	Ply     *int   `json:"ply,omitempty"`
 	Point   string `json:"point,omitempty"`
 	Text    string `json:"text,omitempty"`
+	Choice  string `json:"choice,omitempty"`
 }
 
 // Decode parses and validates one client frame; a refusal is an *Error with a stable
@@ -129,6 +138,10 @@ func Decode(data []byte) (ClientMsg, error) {
 			return m, Errorf(CodeBadRequest, `move needs "point" like "h8"`)
 		}
 		m.Point = strings.ToLower(m.Point)
+	case TypeChoose:
+		if m.Choice != ChoiceBlack && m.Choice != ChoiceWhite && m.Choice != ChoicePlace2 {
+			return m, Errorf(CodeBadRequest, `choose needs "choice": "black", "white" or "place2"`)
+		}
 	case TypeChat:
 		m.Text = strings.TrimSpace(m.Text)
 		if m.Text == "" {

@@ -30,6 +30,11 @@ func TestDecode(t *testing.T) {
 		{name: "sit bad colour", in: `{"type":"sit","color":"red"}`, code: CodeBadRequest, want: ClientMsg{Type: TypeSit, Color: "red"}},
 		{name: "resign", in: `{"type":"resign","id":"r"}`, want: ClientMsg{Type: TypeResign, ID: "r"}},
 		{name: "hint", in: `{"type":"hint"}`, want: ClientMsg{Type: TypeHint}},
+		{name: "choose black", in: `{"type":"choose","id":"o1","choice":"black"}`, want: ClientMsg{Type: TypeChoose, ID: "o1", Choice: ChoiceBlack}},
+		{name: "choose place2", in: `{"type":"choose","choice":"place2"}`, want: ClientMsg{Type: TypeChoose, Choice: ChoicePlace2}},
+		{name: "choose without choice", in: `{"type":"choose","id":"o2"}`, code: CodeBadRequest, want: ClientMsg{Type: TypeChoose, ID: "o2"}},
+		{name: "choose bad choice", in: `{"type":"choose","choice":"Black"}`, code: CodeBadRequest, want: ClientMsg{Type: TypeChoose, Choice: "Black"}},
+		{name: "choose wrong type", in: `{"type":"choose","choice":1}`, code: CodeBadJSON},
 		{name: "chat trimmed", in: `{"type":"chat","text":"  gg  "}`, want: ClientMsg{Type: TypeChat, Text: "gg"}},
 		{name: "chat empty", in: `{"type":"chat","text":"   "}`, code: CodeBadRequest, want: ClientMsg{Type: TypeChat}},
 		{name: "chat 300 runes", in: `{"type":"chat","text":"` + strings.Repeat("好", 300) + `"}`, want: ClientMsg{Type: TypeChat, Text: strings.Repeat("好", 300)}},
@@ -79,6 +84,7 @@ func FuzzDecode(f *testing.F) {
 		`{"type":"hello","token":"abc","last_seq":7}`, `{"type":"move","id":"c1","ply":0,"point":"h8"}`,
 		`{"type":"chat","text":"hi"}`, `{"type":"sit","color":"black"}`, `{"type":"resign"}`, `{`, `[]`, `null`,
 		`{"type":"move","ply":1e3,"point":"a1"}`, `{"type":"ping","id":"\u0000"}`, `{"type":"ai_move"}`,
+		`{"type":"choose","choice":"place2"}`, `{"type":"choose","choice":"white","id":"c"}`, `{"type":"choose"}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -106,6 +112,8 @@ func FuzzDecode(f *testing.F) {
 			require.LessOrEqual(t, utf8.RuneCountInString(m.Text), MaxChatRunes)
 		case TypeSit:
 			require.Contains(t, []string{"black", "white"}, m.Color)
+		case TypeChoose:
+			require.Contains(t, []string{ChoiceBlack, ChoiceWhite, ChoicePlace2}, m.Choice)
 		}
 		// What is accepted re-encodes and decodes to the same message.
 		b, jerr := json.Marshal(m)
