@@ -37,11 +37,14 @@ type Snapshot struct {
 	// Opening is the opening step in progress (place3, choose, place2, choose2; empty
 	// when none runs); Stone the colour of the next stone, which differs from ToMove
 	// (the seat to act) only during an opening.
-	Opening string   `json:"opening,omitempty"`
-	Stone   string   `json:"stone,omitempty"`
-	Result  string   `json:"result,omitempty"`
-	Reason  string   `json:"reason,omitempty"`
-	Line    []string `json:"line,omitempty"`
+	Opening string `json:"opening,omitempty"`
+	Stone   string `json:"stone,omitempty"`
+	// OpeningPlies is how many stones the opening placed in this game (takebacks never
+	// remove them).
+	OpeningPlies int      `json:"opening_plies,omitempty"`
+	Result       string   `json:"result,omitempty"`
+	Reason       string   `json:"reason,omitempty"`
+	Line         []string `json:"line,omitempty"`
 	// Forbidden lists black's renju forbidden points while black is to move (State.Forbidden).
 	Forbidden []ForbiddenPoint `json:"forbidden,omitempty"`
 	Presence  *Presence        `json:"presence,omitempty"` // filled in by the actor
@@ -66,7 +69,7 @@ func (s State) Snapshot(now time.Time) Snapshot {
 		Black: s.Seat(engine.Black), White: s.Seat(engine.White), Moves: s.Moves(), Ply: s.Ply(),
 		ToMove: colorName(s.ToMove()), DrawOffer: colorName(s.drawOffer),
 		TakebackRequest: colorName(s.takeback), RematchOffer: colorName(s.rematch),
-		Opening: string(s.Opening()), Stone: colorName(s.Stone()),
+		Opening: string(s.Opening()), Stone: colorName(s.Stone()), OpeningPlies: s.openPlies,
 		Result: res, Reason: reason, Line: line, Forbidden: s.Forbidden(), Chat: s.Chat(), CreatedAt: s.createdAt, UpdatedAt: s.updatedAt,
 	}
 	if snap.Moves == nil {

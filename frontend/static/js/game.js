@@ -12,7 +12,7 @@ import { RoomConnection } from './conn.js';
 import { wsURL } from './protocol.js';
 import { BoardView } from './board.js';
 import { toNotation } from './geometry.js';
-import { status, canPlay, isPlayer, aiSeat, COLORS, openSeats, turn } from './state.js';
+import { status, canPlay, isPlayer, aiSeat, COLORS, openSeats, turn, stoneColor, choicesFor } from './state.js';
 import {
   newSession, receive, withPlayer, seek, shownPly, seatPresence, currentAI, aiElapsed, clockLeft, boardModel, pvShown, pvSwitch,
 } from './session.js';
@@ -27,6 +27,7 @@ import { TabsView } from './views/tabs.js';
 import { LinksView } from './views/links.js';
 import { ToolsView } from './views/tools.js';
 import { StatusView, statusText } from './views/status.js';
+import { OpeningView } from './views/opening.js';
 import { errorText, forbiddenText } from './errors.js';
 
 /** @typedef {import('./protocol.js').Color} Color */
@@ -96,6 +97,7 @@ export class GameController {
     this.replay = new ReplayView({ go: (n) => this.go(n), toggle: () => this.toggleAutoplay() });
     this.players = new PlayersView({ claim: () => this.send({ type: 'claim_victory' }), sit: (c) => this.sit(c) });
     this.offers = new OffersView((type) => send(type, ''));
+    this.opening = new OpeningView((choice) => this.send({ type: 'choose', choice }));
     this.actions = new ActionsView(send);
     this.ai = new AIPanelView({ onShow: (v) => this.setPref('showAI', v), onPV: (v) => this.setPref('pvVsAI', v) });
     this.moves = new MoveListView((n) => this.go(n));
@@ -114,7 +116,7 @@ export class GameController {
     this.links = new LinksView(roomId);
     main.replaceChildren(h('div.game', null,
       h('div.board-col', null, this.status.el, this.board.el, this.replay.el, this.tools.el),
-      h('aside.side', { 'aria-label': t('app.title') }, this.players.el, this.offers.el, this.actions.el, this.ai.el, this.tabs.el, this.links.links, this.links.info)));
+      h('aside.side', { 'aria-label': t('app.title') }, this.players.el, this.opening.el, this.offers.el, this.actions.el, this.ai.el, this.tabs.el, this.links.links, this.links.info)));
 
     this.client = new RoomConnection({
       url: wsURL(location, roomId), token: player ? player.token : '',
@@ -201,6 +203,16 @@ export class GameController {
         if (ev.color !== role) sound.play('stone');
         this.board.say(t('board.played', { color: t(`color.${ev.color}`), point: ev.point }));
         break;
+      case 'opening_choice':
+        if (ev.choice === 'place2' && ev.color !== role) toast(t('opening.chosePlace2'));
+        break;
+      case 'colors': {
+        const black = this.s.game.seats.black;
+        if (isPlayer(role)) toast(t('opening.youPlay', { color: t(`color.${role}`) }), 'success');
+        else toast(t('opening.plays', { name: black ? black.name : t('color.black') }));
+        sound.play('alert');
+        break;
+      }
       case 'game_over': {
         const r = this.s.game.result;
         sound.play(isPlayer(role) && r && r.result !== role && r.result !== 'draw' ? 'alert' : 'win');
@@ -259,14 +271,15 @@ export class GameController {
   play(x, y) {
     const g = this.s.game;
     if (this.s.viewPly !== null || !canPlay(g, this.s.role) || this.pending.size) return;
-    const role = /** @type {Color} */ (this.s.role);
+    // The stone's colour: during an opening a player places stones of both colours.
+    const stone = stoneColor(g);
     if (this.prefs.forbidden) {
       const f = g.forbidden.find((p) => p.x === x && p.y === y);
-      if (f && role === 'black') { toast(forbiddenText(f.kind), 'error'); return; }
+      if (f && stone === 'black') { toast(forbiddenText(f.kind), 'error'); return; }
     }
     const point = toNotation(x, y);
     const id = this.client.move(g.moves.length, point);
-    this.pending.set(id, { x, y, color: role, point });
+    this.pending.set(id, { x, y, color: stone, point });
     this.s = { ...this.s, hint: null };
     sound.play('stone');
     this.render();
@@ -429,6 +442,7 @@ export class GameController {
     this.board.render(boardModel(s, this.prefs, [...this.pending.values()]));
     this.players.render(this.playerCards());
     this.offers.render(offersFor(g, role));
+    this.opening.render(live ? choicesFor(g, role) : [], statusText(st), open);
     this.actions.render(actionsFor(g, role), open);
     const ai = currentAI(s);
     this.ai.render({

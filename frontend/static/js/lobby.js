@@ -79,6 +79,7 @@ function roomItem(r, kind) {
   const meta = [
     h('span', t(`rule.${r.rule}`) || r.rule),
     h('span', `${r.size}×${r.size}`),
+    r.opening && r.opening !== 'none' ? h('span.opening', t(`opening.${r.opening}`)) : null,
     r.time ? h('span', formatTimeControl(r.time)) : null,
     h('span', movesText(r.moves)),
     kind === 'finished' && r.result ? h('span', resultText(r.result, r.reason)) : null,
@@ -162,6 +163,7 @@ export async function openCreateDialog(ctx, mode = store.get('lastMode', 'ai')) 
   const timeSel = h('select', { name: 'time', id: 'f-time' }, TIME_PRESETS.map((p) => h('option', { value: p.id, selected: p.id === (prev.time || '5+5') }, p.id === 'none' ? t('create.time.none') : p.id)));
   const sizeSel = h('select', { name: 'size', id: 'f-size' }, [15, 16, 17, 18, 19, 20].map((n) => h('option', { value: n, selected: n === (prev.size || 15) }, `${n}×${n}`)));
   const ruleSel = h('select', { name: 'rule', id: 'f-rule' }, ['freestyle', 'standard', 'renju'].map((r) => h('option', { value: r, selected: r === (prev.rule || 'freestyle') }, t(`rule.${r}`))));
+  const openingSel = h('select', { name: 'opening', id: 'f-opening', title: t('opening.help') }, ['none', 'swap', 'swap2'].map((o) => h('option', { value: o, selected: o === (prev.opening || 'none') }, t(`opening.${o}`))));
   const err = h('p.form-error', { role: 'alert' });
   const submit = h('button.btn.btn-primary', { type: 'submit', id: 'create-submit' }, t('create.submit'));
   const form = h('form', { method: 'dialog' },
@@ -180,6 +182,9 @@ export async function openCreateDialog(ctx, mode = store.get('lastMode', 'ai')) 
     h('div.row2', null,
       h('label.field', { for: 'f-rule' }, h('span.label', t('create.rule')), ruleSel),
       h('label.field', { for: 'f-size' }, h('span.label', t('create.size')), sizeSel)),
+    h('div.row2', null,
+      h('label.field', { for: 'f-opening' }, h('span.label', t('create.opening')), openingSel),
+      h('p.field.muted.opening-help', t('opening.help'))),
     h('div.row2', null,
       h('label.field', { for: 'f-time' }, h('span.label', t('create.time')), timeSel),
       h('div.field', null,
@@ -205,14 +210,14 @@ export async function openCreateDialog(ctx, mode = store.get('lastMode', 'ai')) 
     const body = {
       rule: f.rule.value, size: Number(f.size.value),
       time: { base_ms: tc.base_ms, increment_ms: tc.increment_ms, per_move_ms: 0 },
-      takebacks: f.takebacks.checked, chat: f.chat.checked,
+      takebacks: f.takebacks.checked, chat: f.chat.checked, opening: f.opening.value,
     };
     if (m === 'human') Object.assign(body, { me: f.color.value, opponent: { kind: 'human' }, public: f.visibility.value === 'public' });
     if (m === 'ai') Object.assign(body, { me: f.color.value, opponent: { kind: 'ai', level: f.level.value }, public: true, hints: true });
     if (m === 'aivai') Object.assign(body, { me: 'none', black: { kind: 'ai', level: f.level_black.value }, white: { kind: 'ai', level: f.level_white.value }, public: true });
     store.put('lastMode', m);
     store.put('lastCreate', {
-      rule: body.rule, size: body.size, time: tc.id, takebacks: body.takebacks, chat: body.chat,
+      rule: body.rule, size: body.size, time: tc.id, takebacks: body.takebacks, chat: body.chat, opening: body.opening,
       visibility: f.visibility.value, color: f.color.value, level: f.level.value, level_black: f.level_black.value, level_white: f.level_white.value,
     });
     submit.disabled = true;

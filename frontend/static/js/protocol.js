@@ -12,6 +12,9 @@
 /** @typedef {'open' | 'live' | 'finished'} RoomStatus */
 /** @typedef {'black' | 'white' | 'draw' | 'aborted'} Result */
 /** @typedef {'double_three' | 'double_four' | 'overline'} ForbiddenKind */
+/** @typedef {'none' | 'swap' | 'swap2'} Opening the opening rule (section 4, "Opening rules") */
+/** @typedef {'place3' | 'choose' | 'place2' | 'choose2'} OpeningStep */
+/** @typedef {'black' | 'white' | 'place2'} OpeningChoice */
 
 /** @typedef {{base_ms: number, increment_ms: number, per_move_ms: number}} TimeControl */
 /** @typedef {{kind: SeatKind, level?: string, engine?: string}} SeatSpec */
@@ -28,6 +31,7 @@
  * @property {boolean} takebacks
  * @property {boolean} chat
  * @property {boolean} hints
+ * @property {Opening} [opening] absent in rooms stored before opening rules: none
  */
 
 /** @typedef {{spec: SeatSpec, player?: Player, left?: boolean}} SeatInfo a human seat without player is open */
@@ -66,6 +70,9 @@
  * @property {Color | ''} [draw_offer]
  * @property {Color | ''} [takeback_request]
  * @property {Color | ''} [rematch_offer]
+ * @property {OpeningStep | ''} [opening] the opening step in progress; to_move is then the seat acting
+ * @property {Color} [stone] the colour of the next stone
+ * @property {number} [opening_plies] stones placed under the opening rule in this game
  * @property {Result | ''} [result]
  * @property {string} [reason]
  * @property {string[]} [line]
@@ -98,6 +105,7 @@
  * @property {Rule} rule
  * @property {number} size
  * @property {TimeControl} time
+ * @property {Opening} [opening] swap or swap2 (absent: none)
  * @property {SeatSummary} black
  * @property {SeatSummary} white
  * @property {number} game
@@ -110,7 +118,7 @@
 /**
  * @typedef {'created' | 'seated' | 'left' | 'started' | 'move' | 'draw_offered' | 'draw_declined'
  *   | 'takeback_requested' | 'takeback_declined' | 'takeback' | 'chat' | 'game_over'
- *   | 'rematch_offered' | 'rematch'} EventKind
+ *   | 'rematch_offered' | 'rematch' | 'opening_choice' | 'colors'} EventKind
  */
 
 /**
@@ -135,6 +143,10 @@
  * @property {string} [reason] game_over
  * @property {string[]} [line] game_over by five
  * @property {ForbiddenPoint[]} [forbidden] move, takeback
+ * @property {OpeningStep} [opening] move, opening_choice: the opening step after the event
+ * @property {OpeningChoice} [choice] opening_choice
+ * @property {boolean} [swap] colors: the seats exchanged colours
+ * @property {boolean} [keep_seats] rematch: the seats keep their colours
  */
 
 // ---- Server -> client messages (section 5) ----
@@ -177,6 +189,7 @@
  *   | {type: 'sit', id?: string, color: Color}
  *   | {type: 'move', id?: string, ply: number, point: string}
  *   | {type: 'chat', id?: string, text: string}
+ *   | {type: 'choose', id?: string, choice: OpeningChoice}
  *   | {type: 'resign' | 'draw_offer' | 'draw_accept' | 'draw_decline' | 'takeback_request'
  *       | 'takeback_accept' | 'takeback_decline' | 'rematch' | 'abort' | 'claim_victory'
  *       | 'hint' | 'ping', id?: string}} ClientMessage
@@ -187,7 +200,7 @@ export const CLIENT_TYPES = new Set([
   'hello', 'sit', 'move', 'resign',
   'draw_offer', 'draw_accept', 'draw_decline',
   'takeback_request', 'takeback_accept', 'takeback_decline',
-  'rematch', 'abort', 'claim_victory', 'chat', 'hint', 'ping',
+  'rematch', 'abort', 'claim_victory', 'chat', 'hint', 'ping', 'choose',
 ]);
 
 /** Server → client message types. */
@@ -230,6 +243,9 @@ export function encode(msg) {
     if ([...msg.text].length > MAX_CHAT) {
       throw new ProtocolError('too_large', `chat message longer than ${MAX_CHAT} characters`);
     }
+  }
+  if (msg.type === 'choose' && !['black', 'white', 'place2'].includes(msg.choice)) {
+    throw new ProtocolError('bad_request', 'choose needs a choice: black, white or place2');
   }
   if (msg.type === 'move' && (!Number.isInteger(msg.ply) || msg.ply < 0 || typeof msg.point !== 'string')) {
     throw new ProtocolError('bad_request', 'move needs an integer ply and a point');

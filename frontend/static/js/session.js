@@ -4,7 +4,7 @@
 // `receive` for every server message. The controller (game.js) owns one Session and
 // renders it; everything here is testable under `node --test`.
 
-import { fromSnapshot, applyEvent, turn, isPlayer, other, COLORS, canPlay, stonesAt, winLine, emptyGame, aiSeat } from './state.js';
+import { fromSnapshot, applyEvent, turn, isPlayer, other, COLORS, canPlay, stonesAt, winLine, emptyGame, aiSeat, stoneColor } from './state.js';
 import { makeClock, remaining } from './clock.js';
 import { parseNotation } from './geometry.js';
 
@@ -315,6 +315,6 @@ export function boardModel(s, prefs, pending) {
     pending: live ? pending : [],
     pv,
     hint: live && s.hint ? parseNotation(s.hint.point, g.size) : null,
-    preview: live && isPlayer(s.role) && canPlay(g, s.role) && pending.length === 0 ? s.role : null,
+    preview: live && isPlayer(s.role) && canPlay(g, s.role) && pending.length === 0 ? stoneColor(g) : null,
   };
 }

@@ -58,8 +58,14 @@ import { parseNotation } from './geometry.js';
  * @property {Offers} offers
  * @property {ChatLine[]} messages
  * @property {Forbidden[]} forbidden black's renju forbidden points, from the server
+ * @property {Opening} opening the room's opening rule
+ * @property {OpeningStep | ''} step the opening step in progress ('' when none runs)
+ * @property {number} openingPlies stones placed under the opening rule (takebacks never remove them)
  * @property {number} seq
  */
+
+/** @typedef {import('./protocol.js').Opening} Opening */
+/** @typedef {import('./protocol.js').OpeningStep} OpeningStep */
 
 /** @type {Color[]} */
 export const COLORS = ['black', 'white'];
@@ -156,8 +162,41 @@ export function emptyGame(id = '', size = 15) {
     offers: { draw: null, takeback: null, rematch: null },
     messages: [],
     forbidden: [],
+    opening: 'none', step: '', openingPlies: 0,
     seq: 0,
   };
+}
+
+/**
+ * firstStep returns the step a new game starts with under opening rule o.
+ * @param {Opening} o
+ * @returns {OpeningStep | ''}
+ */
+function firstStep(o) {
+  return o === 'swap' || o === 'swap2' ? 'place3' : '';
+}
+
+/**
+ * stepActor returns the seat that acts in an opening step: the first player (black while
+ * the opening runs) places three stones and makes the last choice, the second (white)
+ * chooses and places two more.
+ * @param {OpeningStep} step
+ * @returns {Color}
+ */
+export function stepActor(step) {
+  return step === 'place3' || step === 'choose2' ? 'black' : 'white';
+}
+
+/**
+ * choicesFor lists the choices of the viewer in the current opening step ([] when it
+ * has none to make).
+ * @param {Game} g
+ * @param {Role} role
+ * @returns {('black' | 'white' | 'place2')[]}
+ */
+export function choicesFor(g, role) {
+  if (g.phase !== 'playing' || (g.step !== 'choose' && g.step !== 'choose2') || stepActor(g.step) !== role) return [];
+  return g.step === 'choose' && g.opening === 'swap2' ? ['black', 'white', 'place2'] : ['black', 'white'];
 }
 
 /**
@@ -167,7 +206,7 @@ export function emptyGame(id = '', size = 15) {
  * @returns {Game}
  */
 function withSettings(g, st) {
-  return { ...g, rule: st.rule, size: st.size, time: st.time, takebacks: st.takebacks, chatAllowed: st.chat, hints: st.hints };
+  return { ...g, rule: st.rule, size: st.size, time: st.time, takebacks: st.takebacks, chatAllowed: st.chat, hints: st.hints, opening: st.opening || 'none' };
 }
 
 /**
@@ -192,16 +231,28 @@ export function fromSnapshot(room) {
     seq: c.seq, channel: c.channel === 'players' ? 'players' : 'spectators', id: c.player ? c.player.id : '',
     name: c.player ? c.player.name : '', color: colorOrNull(c.color) || '', text: c.text,
   }));
+  g.step = room.phase === 'playing' ? room.opening || '' : '';
+  g.openingPlies = room.opening_plies || 0;
   g.seq = room.seq;
   return g;
 }
 
 /**
- * turn returns the colour to move.
+ * turn returns the seat to act: the colour to move, or during an opening the seat whose
+ * step it is (whatever colour of stone that step places: stoneColor).
  * @param {Game} g
  * @returns {Color}
  */
 export function turn(g) {
+  return g.step ? stepActor(g.step) : stoneColor(g);
+}
+
+/**
+ * stoneColor returns the colour of the next stone on the board.
+ * @param {Game} g
+ * @returns {Color}
+ */
+export function stoneColor(g) {
   return g.moves.length % 2 === 0 ? 'black' : 'white';
 }
 
@@ -253,6 +304,8 @@ export function applyEvent(g0, ev) {
     }
     case 'started':
       g.phase = 'playing';
+      g.step = firstStep(g.opening);
+      g.openingPlies = 0;
       if (ev.clock) g.clocks = clockValues(ev.clock);
       return g;
     case 'move': {
@@ -262,8 +315,19 @@ export function applyEvent(g0, ev) {
       g.offers.draw = null;
       g.offers.takeback = null;
       g.forbidden = forbiddenFrom(ev.forbidden, g.size);
+      if (g.step) g.openingPlies = ev.ply + 1;
+      g.step = g.step ? ev.opening || g.step : '';
       return g;
     }
+    case 'opening_choice':
+      if (ev.opening) g.step = ev.opening;
+      if (ev.clock) g.clocks = clockValues(ev.clock);
+      return g;
+    case 'colors':
+      if (ev.swap) g.seats = { black: g.seats.white, white: g.seats.black };
+      if (ev.clock) g.clocks = clockValues(ev.clock);
+      g.step = '';
+      return g;
     case 'draw_offered':
       g.offers.draw = color;
       return g;
@@ -298,11 +362,12 @@ export function applyEvent(g0, ev) {
       g.offers.rematch = color;
       return g;
     case 'rematch':
+      // The seats swap colours unless the last game's opening swapped them (keep_seats).
       return {
         ...g, phase: 'playing', gameNo: ev.game, moves: [], result: null,
-        seats: { black: g.seats.white, white: g.seats.black },
+        seats: ev.keep_seats ? g.seats : { black: g.seats.white, white: g.seats.black },
         offers: { draw: null, takeback: null, rematch: null },
-        clocks: clockValues(ev.clock), forbidden: [],
+        clocks: clockValues(ev.clock), forbidden: [], step: firstStep(g.opening), openingPlies: 0,
       };
     default:
       return g;
@@ -378,6 +443,7 @@ export function status(g, role, { pending = false, connection = 'open', attempt 
     return { key: 'status.notStarted', params: {}, tone: 'wait' };
   }
   if (pending) return { key: 'status.pending', params: {}, tone: 'wait' };
+  if (g.step) return openingStatus(g, role);
   const tm = turn(g);
   if (isPlayer(role)) {
     if (tm === role) return { key: 'status.yourTurn', params: {}, tone: 'turn' };
@@ -389,12 +455,34 @@ export function status(g, role, { pending = false, connection = 'open', attempt 
 }
 
 /**
- * canPlay tells whether the viewer may place a stone now.
+ * openingStatus is the status line during an opening: the prompt of the viewer's step
+ * ("Place 3 stones: black, white, black", with how many are left), or what the other
+ * side is doing.
+ * @param {Game} g
+ * @param {Role} role
+ * @returns {StatusLine}
+ */
+function openingStatus(g, role) {
+  const step = /** @type {OpeningStep} */ (g.step);
+  const actor = stepActor(step);
+  const left = step === 'place3' ? 3 - g.moves.length : step === 'place2' ? 5 - g.moves.length : 0;
+  if (isPlayer(role) && actor === role) {
+    const key = step === 'choose' && g.opening === 'swap2' ? 'opening.you.choose.swap2' : `opening.you.${step}`;
+    return { key, params: { n: left, color: stoneColor(g) }, tone: 'turn', colorParam: 'color' };
+  }
+  const seat = g.seats[actor];
+  const who = seat && seat.kind !== 'human' ? 'ai' : isPlayer(role) ? 'opponent' : actor === 'black' ? 'first' : 'second';
+  return { key: `opening.${who}.${step}`, params: { n: left }, tone: isPlayer(role) ? 'wait' : 'neutral' };
+}
+
+/**
+ * canPlay tells whether the viewer may place a stone now (not while an opening waits
+ * for a choice).
  * @param {Game} g
  * @param {Role} role
  */
 export function canPlay(g, role) {
-  return g.phase === 'playing' && isPlayer(role) && turn(g) === role;
+  return g.phase === 'playing' && isPlayer(role) && turn(g) === role && g.step !== 'choose' && g.step !== 'choose2';
 }
 
 /**
@@ -427,6 +515,7 @@ export function stonesAt(g, n = g.moves.length) {
  * @property {number} moves
  * @property {string} result
  * @property {string} reason
+ * @property {Opening} opening the room's opening rule
  */
 
 /**
@@ -442,7 +531,7 @@ export function fromSummary(s) {
     return { kind: seat.kind, name: seat.name || '', level: '', engine: '', player_id: seat.player_id, left: false };
   };
   return {
-    id: s.id, rule: s.rule, size: s.size, time: s.time, status: s.status,
+    id: s.id, rule: s.rule, size: s.size, time: s.time, status: s.status, opening: s.opening || 'none',
     black: seat(s.black), white: seat(s.white), moves: s.ply, result: s.result || '', reason: s.reason || '',
   };
 }

@@ -33,11 +33,12 @@ export function actionsFor(g, role) {
   const out = [];
   if (g.phase === 'playing') {
     const vsMachine = !!aiSeat(g);
-    if (g.moves.length < 2) out.push({ id: 'btn-abort', label: 'action.abort', command: 'abort' });
+    // Abort until both sides have acted: under an opening rule, until the second player's first choice.
+    if (g.opening !== 'none' ? g.step === 'place3' || g.step === 'choose' : g.moves.length < 2) out.push({ id: 'btn-abort', label: 'action.abort', command: 'abort' });
     out.push({ id: 'btn-resign', label: 'action.resign', command: 'resign', cls: 'btn-danger' });
     if (!vsMachine) out.push({ id: 'btn-draw', label: 'action.draw', command: 'draw_offer', sent: 'offer.sent', disabled: g.offers.draw === role });
-    if (g.takebacks) out.push({ id: 'btn-takeback', label: 'action.takeback', command: 'takeback_request', sent: vsMachine ? '' : 'offer.sent', disabled: g.offers.takeback === role || !g.moves.some((m) => m.color === role) });
-    if (vsMachine && g.hints) out.push({ id: 'btn-hint', label: 'action.hint', command: 'hint', disabled: turn(g) !== role });
+    if (g.takebacks) out.push({ id: 'btn-takeback', label: 'action.takeback', command: 'takeback_request', sent: vsMachine ? '' : 'offer.sent', disabled: g.offers.takeback === role || !!g.step || !g.moves.some((m) => m.color === role && m.ply >= g.openingPlies) });
+    if (vsMachine && g.hints) out.push({ id: 'btn-hint', label: 'action.hint', command: 'hint', disabled: turn(g) !== role || !!g.step });
   } else if (g.phase === 'over' && g.seats[other(role)]) {
     out.push({ id: 'btn-rematch', label: 'action.rematch', command: 'rematch', sent: 'offer.sent', disabled: g.offers.rematch === role, cls: 'btn-primary' });
   } else if (g.phase === 'waiting') {
