@@ -97,11 +97,11 @@ func TestProposeOpening(t *testing.T) {
 		w, err := BoardFromMoves(15, Freestyle, stones)
 		require.NoError(t, err, "seed %d: %v", seed, stones)
 		c := stones[0]
-		assert.LessOrEqual(t, max(abs(c.X-7), abs(c.Y-7)), 1, "the first stone is near the centre")
+		assert.LessOrEqual(t, max(openingTestAbs(c.X-7), openingTestAbs(c.Y-7)), 1, "the first stone is near the centre")
 		for _, p := range stones[1:] {
 			near := false
 			for _, q := range stones {
-				if q != p && max(abs(p.X-q.X), abs(p.Y-q.Y)) <= 2 {
+				if q != p && max(openingTestAbs(p.X-q.X), openingTestAbs(p.Y-q.Y)) <= 2 {
 					near = true
 				}
 			}
@@ -155,7 +155,7 @@ func TestProposeOpeningBalanced(t *testing.T) {
 	}
 }
 
-func abs(v int) int {
+func openingTestAbs(v int) int {
 	if v < 0 {
 		return -v
 	}

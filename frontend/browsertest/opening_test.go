@@ -10,9 +10,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// atLeast waits until the page shows at least n moves (an AI may answer at once).
+func atLeast(p *Page, n int) {
+	p.t.Helper()
+	p.Wait(fmt.Sprintf("%d moves or more", n), fmt.Sprintf(`__gomoku.game.moves.length >= %d`, n), 30*time.Second)
+}
+
 // playFree places a stone on the first empty point of a list near the centre once the
-// page lets this player play, and waits for the server's move.
-func playFree(p *Page) {
+// page lets this player play, waits for the server's move and returns the ply it had.
+func playFree(p *Page) int {
 	p.t.Helper()
 	p.Wait("my stone", `__gomoku.game.phase === 'playing' && document.querySelector('#status').className.includes('tone-turn')`, 20*time.Second)
 	n := Eval[int](p, `__gomoku.game.moves.length`)
@@ -20,7 +26,8 @@ func playFree(p *Page) {
 		for (const c of 'fghijklm') for (let r = 5; r <= 11; r++) if (!used.has(c + r)) return c + r; return ''; })()`)
 	require.NotEmpty(p.t, point)
 	p.Play(point)
-	p.WaitMoves(n + 1)
+	atLeast(p, n+1)
+	return n
 }
 
 // waitStep waits until the opening step is one of steps ("" is normal play).
@@ -46,8 +53,8 @@ func TestSwap2HumanProposesAIChooses(t *testing.T) {
 	p.Play("i9")
 	p.WaitMoves(2)
 	p.Play("j7")
-	p.WaitMoves(3)
-	require.Equal(t, []string{"black", "white", "black"}, Eval[[]string](p, `__gomoku.game.moves.map((m) => m.color)`))
+	atLeast(p, 3) // the AI may choose white and play stone 4 at once
+	require.Equal(t, []string{"black", "white", "black"}, Eval[[]string](p, `__gomoku.game.moves.slice(0, 3).map((m) => m.color)`))
 	waitStep(p, ",choose2")
 	if Eval[string](p, `__gomoku.game.step`) == "choose2" {
 		require.Equal(t, 5, len(p.Moves()), "the AI placed two more stones")
@@ -57,9 +64,7 @@ func TestSwap2HumanProposesAIChooses(t *testing.T) {
 		waitStep(p, "")
 		p.WaitRole("white")
 	}
-	n := len(p.Moves())
-	playFree(p)
-	p.WaitMoves(n + 2) // the AI answers as usual
+	atLeast(p, playFree(p)+2) // the AI answers as usual
 	require.Equal(t, "", Eval[string](p, `__gomoku.game.step`))
 }
 
@@ -73,9 +78,11 @@ func TestSwap2AIProposesHumanPlacesTwoMore(t *testing.T) {
 	p.CreateGame("ai", `f.level.value = 'novice'; f.color.value = 'white'; f.opening.value = 'swap2'`)
 	p.WaitRole("white")
 	waitStep(p, "choose")
-	p.WaitMoves(3)
+	p.WaitMoves(3) // the AI's proposal; nothing moves until the human chooses
 	require.Contains(t, p.StatusText(), "Choose: play black / play white / place two more")
 	p.Wait("choice buttons", `['black', 'white', 'place2'].every((c) => document.querySelector('#btn-choose-' + c))`, 5*time.Second)
+	require.True(t, Eval[bool](p, `document.querySelector('.pcard[data-color="white"] .psub').textContent.includes('Second player (chooses)')`),
+		"the cards name the roles while the colours are open")
 
 	p.Reload()
 	p.WaitRole("white")
@@ -86,16 +93,11 @@ func TestSwap2AIProposesHumanPlacesTwoMore(t *testing.T) {
 	for i := 0; i < 2; i++ {
 		playFree(p)
 	}
-	require.Equal(t, []string{"black", "white", "black", "white", "black"}, Eval[[]string](p, `__gomoku.game.moves.map((m) => m.color)`))
+	require.Equal(t, []string{"black", "white", "black", "white", "black"}, Eval[[]string](p, `__gomoku.game.moves.slice(0, 5).map((m) => m.color)`), "the AI may have chosen and played on already")
 	waitStep(p, "")
 	role := Eval[string](p, `__gomoku.role`)
 	require.Contains(t, []string{"black", "white"}, role)
-	n := len(p.Moves())
-	if role == "white" { // white moves next (stone 6): the human, or else the AI first
-		playFree(p)
-		n++
-	}
-	p.WaitMoves(n + 1)
+	atLeast(p, playFree(p)+2) // white plays stone 6 (the human, or the AI before the human's turn)
 
 	p.Click("#btn-resign")
 	p.Click("#btn-resign")

@@ -476,6 +476,7 @@ export class GameController {
         showAbandon: g.phase === 'playing',
         canClaim: isPlayer(role) && role !== c && g.phase === 'playing',
         canSit: !this.watchOnly && !isPlayer(role) && !seat && g.phase === 'waiting' && this.conn === 'open',
+        openingRole: g.phase === 'playing' && g.step ? (c === 'black' ? 'first' : 'second') : '',
       };
     });
   }

@@ -40,6 +40,7 @@ export function seatName(seat) {
  * @property {boolean} showAbandon the game is in play: show the countdown of a gone player
  * @property {boolean} canClaim
  * @property {boolean} canSit
+ * @property {'first' | 'second' | ''} [openingRole] while an opening runs: the seat's role (colours come after)
  */
 
 /**
@@ -49,7 +50,7 @@ export function seatName(seat) {
  */
 function card(p, on) {
   const low = p.toMove && isLow(p.clockMs, p.baseMs);
-  const sub = [h('span', t(`color.${p.color}`))];
+  const sub = [h('span', p.openingRole ? t(`opening.role.${p.openingRole}`) : t(`color.${p.color}`))];
   if (p.presence) {
     sub.push(h('span', null, h('i.conn-dot', { class: p.presence.connected ? '' : 'off', 'aria-hidden': 'true' }), ' ',
       t(p.presence.connected ? 'conn.online' : 'conn.offline')));
