@@ -1,6 +1,6 @@
 // Package frontend holds the static web app of Gomoku Arena, embedded in the binary.
 //
-// The server serves FS() under /static/ and IndexHTML() for "/" and "/r/{id}".
+// The server serves Page() for "/" and "/r/{id}" and Lookup(path) under /static/ (assets.go).
 // See frontend/README.md for the expected routes.
 package frontend
 

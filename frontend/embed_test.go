@@ -42,3 +42,20 @@ func TestNoTestsEmbedded(t *testing.T) {
 	})
 	require.NoError(t, err)
 }
+
+func TestAssetsAndVersion(t *testing.T) {
+	a, ok := Lookup("js/app.js")
+	require.True(t, ok)
+	require.Contains(t, string(a.Body), "import")
+	require.Regexp(t, `^W/"[0-9a-f]{16}"$`, a.ETag)
+	_, ok = Lookup("../embed.go")
+	require.False(t, ok)
+	b, _ := Lookup("css/app.css")
+	require.NotEqual(t, a.ETag, b.ETag)
+
+	require.Regexp(t, `^v-[0-9a-f]{12}$`, Version())
+	p := string(Page().Body)
+	require.Contains(t, p, `src="/static/`+Version()+`/js/app.js"`)
+	require.Contains(t, p, `href="/static/`+Version()+`/css/app.css"`)
+	require.NotContains(t, p, `"/static/js/`, "every asset URL is versioned")
+}

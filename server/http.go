@@ -17,7 +17,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/gomoku-arena/gomoku/engine"
-	"github.com/gomoku-arena/gomoku/frontend"
 	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
@@ -27,34 +26,32 @@ func (s *Server) routes() *echo.Echo {
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.httpError
 	e.IPExtractor = ipExtractor(s.cfg.TrustedProxies)
-	e.Use(s.recoverMW, s.accessLog)
+	e.Use(s.recoverMW, securityHeaders, s.accessLog, gzipMW())
 
+	// Unknown methods on known routes are 405 method_not_allowed with an Allow header
+	// (Echo's router); unknown paths are 404 (JSON under /api/, an HTML page elsewhere).
 	api := e.Group("/api")
 	api.POST("/players", s.createPlayer)
-	api.GET("/players/me", s.me)
+	api.Match(getHead, "/players/me", s.me)
+	api.PATCH("/players/me", s.renameMe)
 	api.POST("/rooms", s.createRoom)
-	api.GET("/rooms", s.listRooms)
-	api.GET("/rooms/:id", s.getRoom)
-	api.GET("/rooms/:id/record", s.getRecord)
-	api.GET("/engines", s.engines)
-	api.Any("/*", func(echo.Context) error { return protocol.Errorf(protocol.CodeNotFound, "no such API route") })
+	api.Match(getHead, "/rooms", s.listRooms)
+	api.Match(getHead, "/rooms/:id", s.getRoom)
+	api.Match(getHead, "/rooms/:id/record", s.getRecord)
+	api.Match(getHead, "/engines", s.engines)
 
+	// The WebSocket endpoint only upgrades: GET alone.
 	e.GET("/ws/rooms/:id", s.websocket)
-	e.GET("/healthz", func(c echo.Context) error {
+	e.Match(getHead, "/healthz", func(c echo.Context) error {
 		return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
 	})
-	e.GET("/readyz", s.readyz)
-	e.GET("/admin/rooms/:id/holder", s.roomHolder)
-	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(s.metrics.Registry, promhttp.HandlerOpts{})))
+	e.Match(getHead, "/readyz", s.readyz)
+	e.Match(getHead, "/admin/rooms/:id/holder", s.roomHolder)
+	e.Match(getHead, "/metrics", echo.WrapHandler(promhttp.HandlerFor(s.metrics.Registry, promhttp.HandlerOpts{})))
 
-	index := func(c echo.Context) error {
-		c.Response().Header().Set("Cache-Control", "no-cache")
-		return c.HTMLBlob(http.StatusOK, frontend.IndexHTML())
-	}
-	e.GET("/", index)
-	e.GET("/r/:id", index)
-	static := http.StripPrefix("/static/", http.FileServer(http.FS(frontend.FS())))
-	e.GET("/static/*", echo.WrapHandler(static))
+	e.Match(getHead, "/", page)
+	e.Match(getHead, "/r/:id", page)
+	e.Match(getHead, "/static/*", staticFile)
 	return e
 }
 
@@ -79,12 +76,18 @@ func (s *Server) httpError(err error, c echo.Context) {
 		}
 	}
 	e := s.edgeError(err)
+	if e.Code == protocol.CodeNotFound && !machinePath(c.Request().URL.Path) {
+		s.metrics.countError(e.Code)
+		_ = notFoundPage(c)
+		return
+	}
 	if status == 0 {
 		status = protocol.HTTPStatus(e.Code)
 	}
 	s.metrics.countError(e.Code)
 	body := map[string]any{"error": map[string]string{"code": e.Code, "message": e.Message}}
 	if c.Request().Method == http.MethodHead {
+		c.Response().Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
 		_ = c.NoContent(status)
 		return
 	}
@@ -149,21 +152,31 @@ func (s *Server) bearer(c echo.Context) (Player, error) {
 	return *p, nil
 }
 
-func (s *Server) createPlayer(c echo.Context) error {
+// nameBody applies the per-IP limit of identity writes and reads a {"name": "..."} body
+// (a missing name is "", which the name rules refuse).
+func (s *Server) nameBody(c echo.Context) (string, error) {
 	if !s.posts.allow(c.RealIP()) {
-		return protocol.Errorf(protocol.CodeRateLimited, "too many requests, slow down")
+		return "", protocol.Errorf(protocol.CodeRateLimited, "too many requests, slow down")
 	}
 	b, err := readBody(c, 1024)
 	if err != nil {
-		return err
+		return "", err
 	}
 	var req struct {
 		Name string `json:"name"`
 	}
 	if err := json.Unmarshal(b, &req); err != nil {
-		return protocol.Errorf(protocol.CodeBadJSON, `body must be {"name": "..."}`)
+		return "", protocol.Errorf(protocol.CodeBadJSON, `body must be {"name": "..."}`)
 	}
-	p, token, err := register(c.Request().Context(), s.players, req.Name)
+	return req.Name, nil
+}
+
+func (s *Server) createPlayer(c echo.Context) error {
+	name, err := s.nameBody(c)
+	if err != nil {
+		return err
+	}
+	p, token, err := register(c.Request().Context(), s.players, name)
 	if err != nil {
 		return err
 	}
@@ -172,6 +185,23 @@ func (s *Server) createPlayer(c echo.Context) error {
 
 func (s *Server) me(c echo.Context) error {
 	p, err := s.bearer(c)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]string{"id": p.ID, "name": p.Name})
+}
+
+// renameMe is PATCH /api/players/me {"name"}: the new name or an error, nothing changed.
+func (s *Server) renameMe(c echo.Context) error {
+	p, err := s.bearer(c)
+	if err != nil {
+		return err
+	}
+	name, err := s.nameBody(c)
+	if err != nil {
+		return err
+	}
+	p, err = rename(c.Request().Context(), s.players, p, name)
 	if err != nil {
 		return err
 	}

@@ -43,6 +43,8 @@ type Player struct {
 type Players interface {
 	Put(ctx context.Context, p Player) error
 	ByHash(ctx context.Context, tokenHash string) (Player, error)
+	// Rename sets the display name of an existing player (ErrNoSuchPlayer if none).
+	Rename(ctx context.Context, tokenHash, name string) error
 }
 
 // HashToken returns the hex SHA-256 of a raw token: the only form that is ever stored.
@@ -110,6 +112,18 @@ func (s *memPlayers) ByHash(_ context.Context, h string) (Player, error) {
 	return p, nil
 }
 
+func (s *memPlayers) Rename(_ context.Context, h, name string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, ok := s.m[h]
+	if !ok {
+		return ErrNoSuchPlayer
+	}
+	p.Name = name
+	s.m[h] = p
+	return nil
+}
+
 // redisPlayers keeps identities in Redis: hash gomoku:player:<token hash> {id, name},
 // expiring after 400 days without use (each lookup renews it).
 type redisPlayers struct{ c redis.UniversalClient }
@@ -145,15 +159,43 @@ func (s redisPlayers) ByHash(ctx context.Context, h string) (Player, error) {
 	return Player{ID: id, Name: name, TokenHash: h}, nil
 }
 
+// renameScript sets the name of an existing player only: a token whose record expired
+// in the meantime is not brought back as a player without an id.
+var renameScript = redis.NewScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'name', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`)
+
+func (s redisPlayers) Rename(ctx context.Context, h, name string) error {
+	n, err := renameScript.Run(ctx, s.c, []string{playerKeyBase + h}, name, playerTTL.Milliseconds()).Int()
+	if err != nil {
+		return unavailable(err)
+	}
+	if n == 0 {
+		return ErrNoSuchPlayer
+	}
+	return nil
+}
+
 func unavailable(err error) error {
 	return fmt.Errorf("%w: %w", protocol.Errorf(protocol.CodeUnavailable, "store unavailable, try again"), err)
 }
 
-// register creates a player with a fresh token.
-func register(ctx context.Context, ps Players, name string) (Player, string, error) {
+// validName is CleanName with the error the client is told.
+func validName(name string) (string, error) {
 	name, err := CleanName(name)
 	if err != nil {
-		return Player{}, "", protocol.Errorf(protocol.CodeBadRequest, `"name" must be 1-%d printable characters`, maxNameRunes)
+		return "", protocol.Errorf(protocol.CodeBadRequest, `"name" must be 1-%d printable characters`, maxNameRunes)
+	}
+	return name, nil
+}
+
+// register creates a player with a fresh token.
+func register(ctx context.Context, ps Players, name string) (Player, string, error) {
+	name, err := validName(name)
+	if err != nil {
+		return Player{}, "", err
 	}
 	token, hash, id := newToken()
 	p := Player{ID: id, Name: name, TokenHash: hash}
@@ -161,6 +203,24 @@ func register(ctx context.Context, ps Players, name string) (Player, string, err
 		return Player{}, "", err
 	}
 	return p, token, nil
+}
+
+// rename changes p's display name. Seats already taken keep the name they were taken
+// with (the game's events and records name the players as they sat); seats taken from
+// now on, and the player's own page, use the new one.
+func rename(ctx context.Context, ps Players, p Player, name string) (Player, error) {
+	name, err := validName(name)
+	if err != nil {
+		return p, err
+	}
+	if err := ps.Rename(ctx, p.TokenHash, name); err != nil {
+		if errors.Is(err, ErrNoSuchPlayer) {
+			return p, protocol.Errorf(protocol.CodeUnauthorized, "unknown token: register with POST /api/players")
+		}
+		return p, err
+	}
+	p.Name = name
+	return p, nil
 }
 
 // authenticate resolves a raw token. An empty token yields (nil, nil): a spectator.

@@ -52,6 +52,21 @@ func TestPlayersStores(t *testing.T) {
 			require.Nil(t, none)
 			_, _, err = register(ctx, ps, "")
 			require.Equal(t, protocol.CodeBadRequest, protocol.Code(err))
+
+			renamed, err := rename(ctx, ps, *got, " Alice  B ")
+			require.NoError(t, err)
+			require.Equal(t, "Alice B", renamed.Name)
+			again, err := authenticate(ctx, ps, token)
+			require.NoError(t, err)
+			require.Equal(t, Player{ID: p.ID, Name: "Alice B", TokenHash: p.TokenHash}, *again)
+			_, err = rename(ctx, ps, *got, "")
+			require.Equal(t, protocol.CodeBadRequest, protocol.Code(err))
+			gone := Player{ID: "p_x", Name: "X", TokenHash: HashToken("never registered")}
+			_, err = rename(ctx, ps, gone, "Y")
+			require.Equal(t, protocol.CodeUnauthorized, protocol.Code(err))
+			require.ErrorIs(t, ps.Rename(ctx, gone.TokenHash, "Y"), ErrNoSuchPlayer)
+			_, err = ps.ByHash(ctx, gone.TokenHash)
+			require.ErrorIs(t, err, ErrNoSuchPlayer, "a rename does not create a player")
 		})
 	}
 	// The raw token is never stored.

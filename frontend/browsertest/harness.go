@@ -21,6 +21,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	cd "github.com/chromedp/chromedp"
@@ -35,6 +36,9 @@ var ErrNoBrowser = errors.New("browsertest: no chromium binary (apt-get install 
 type Env struct {
 	Base string // http://127.0.0.1:port
 	root context.Context
+	t    *testing.T
+	ctx  context.Context
+	stop func()
 }
 
 // FindChromium returns the path of a Chromium-like browser.
@@ -53,8 +57,14 @@ func FindChromium() (string, error) {
 // StartServer starts an in-process gomokud (embedded Redis) on a free loopback port and
 // returns its base URL and a stop function.
 func StartServer(ctx context.Context, logw io.Writer) (string, func(), error) {
+	return startServerAt(ctx, logw, "127.0.0.1:0")
+}
+
+// startServerAt starts an in-process gomokud listening on addr (host:port; port 0: a
+// free one).
+func startServerAt(ctx context.Context, logw io.Writer, addr string) (string, func(), error) {
 	cfg := server.DefaultConfig()
-	cfg.Addr = "127.0.0.1:0"
+	cfg.Addr = addr
 	cfg.Logger = slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	cfg.MaxConnsPerIP = 0
 	cfg.RateLimit, cfg.RateBurst = 50, 100
@@ -63,19 +73,45 @@ func StartServer(ctx context.Context, logw io.Writer) (string, func(), error) {
 	if err != nil {
 		return "", nil, err
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
 		return "", nil, err
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Start(ln) }()
+	var once sync.Once
 	stop := func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-		<-done
+		once.Do(func() {
+			sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_ = srv.Shutdown(sctx)
+			<-done
+		})
 	}
 	return "http://" + ln.Addr().String(), stop, nil
+}
+
+// RestartServer stops gomokud and starts a new one on the same address (so the pages
+// keep their origin and localStorage). The embedded store starts empty: every room and
+// player is gone, as after a restart of a gomokud without REDIS_URL.
+func (e *Env) RestartServer() {
+	e.t.Helper()
+	e.stop()
+	e.stop = func() {}
+	addr := strings.TrimPrefix(e.Base, "http://")
+	var err error
+	for i := 0; i < 50; i++ { // the old listener's port may take a moment to be free
+		base, stop, serr := startServerAt(e.ctx, testWriter{e.t}, addr)
+		if err = serr; err == nil {
+			e.Base, e.stop = base, stop
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	e.t.Fatalf("restart gomokud on %s: %v", addr, err)
 }
 
 // Setup skips unless GOMOKU_BROWSER=1, then starts a server and a browser for t.
@@ -94,7 +130,8 @@ func Setup(t *testing.T) *Env {
 	if err != nil {
 		t.Fatalf("start gomokud: %v", err)
 	}
-	t.Cleanup(stop)
+	env := &Env{Base: base, t: t, ctx: ctx, stop: stop}
+	t.Cleanup(func() { env.stop() })
 	opts := append(cd.DefaultExecAllocatorOptions[:], cd.ExecPath(bin), cd.NoSandbox, cd.WindowSize(1280, 900),
 		cd.Flag("disable-dev-shm-usage", true), cd.Flag("autoplay-policy", "no-user-gesture-required"))
 	actx, acancel := cd.NewExecAllocator(ctx, opts...)
@@ -104,7 +141,8 @@ func Setup(t *testing.T) *Env {
 	if err := cd.Do(root); err != nil {
 		t.Fatalf("start chromium: %v", err)
 	}
-	return &Env{Base: base, root: root}
+	env.root = root
+	return env
 }
 
 // testWriter sends server logs to t.Log.
@@ -123,6 +161,27 @@ type Page struct {
 	name   string
 	cancel context.CancelFunc
 	closed bool
+
+	mu         sync.Mutex
+	exceptions []string // uncaught JavaScript exceptions
+	csp        []string // Content-Security-Policy violations
+}
+
+// cspBinding is the page function through which cspListener reports violations.
+const cspBinding = "__gomokuCSPViolation"
+
+// cspListener runs in every document before its own scripts.
+const cspListener = `document.addEventListener('securitypolicyviolation', (e) => ` + cspBinding + `(
+	e.effectiveDirective + ' blocked ' + (e.blockedURI || 'inline') + ' at ' + e.sourceFile + ':' + e.lineNumber + ' ' + (e.sample || '')));`
+
+// TakeCSPViolations returns the policy violations seen so far and forgets them (a test
+// that provokes one on purpose).
+func (p *Page) TakeCSPViolations() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	v := p.csp
+	p.csp = nil
+	return v
 }
 
 // Close closes the page's browser context (its WebSocket disconnects).
@@ -134,30 +193,64 @@ func (p *Page) Close() {
 // NewPage opens a fresh, isolated browser context. A screenshot is saved if the test fails.
 func (e *Env) NewPage(t *testing.T, name string) *Page {
 	t.Helper()
-	var mu sync.Mutex
-	var exceptions []string
+	p := &Page{t: t, env: e, name: name}
 	listen := cd.WithListener(func(ev any) {
-		if ex, ok := ev.(*runtime.EventExceptionThrown); ok && ex.ExceptionDetails != nil {
-			msg := ex.ExceptionDetails.Text
-			if ex.ExceptionDetails.Exception != nil {
-				msg += " " + ex.ExceptionDetails.Exception.Description
+		switch ev := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			if ev.ExceptionDetails == nil {
+				return
 			}
-			mu.Lock()
-			exceptions = append(exceptions, msg)
-			mu.Unlock()
+			msg := ev.ExceptionDetails.Text
+			if ev.ExceptionDetails.Exception != nil {
+				msg += " " + ev.ExceptionDetails.Exception.Description
+			}
+			p.mu.Lock()
+			p.exceptions = append(p.exceptions, msg)
+			p.mu.Unlock()
+		case *runtime.EventBindingCalled:
+			if ev.Name == cspBinding {
+				p.mu.Lock()
+				p.csp = append(p.csp, ev.Payload)
+				p.mu.Unlock()
+			}
+		case *cdplog.EventEntryAdded:
+			if ev.Entry != nil && strings.Contains(ev.Entry.Text, "Content Security Policy") {
+				p.mu.Lock()
+				p.csp = append(p.csp, "console: "+ev.Entry.Text)
+				p.mu.Unlock()
+			}
 		}
 	})
 	ctx, cancel := cd.NewContext(e.root, cd.WithNewBrowserContext(), listen)
+	p.ctx, p.cancel = ctx, cancel
 	if err := cd.Do(ctx); err != nil {
 		t.Fatalf("%s: new browser context: %v", name, err)
 	}
-	p := &Page{t: t, ctx: ctx, env: e, name: name, cancel: cancel}
+	// Every page runs under the server's Content-Security-Policy; a violation (a refused
+	// inline style or script, a blocked connection) is reported from the page through a
+	// binding (it survives navigations) and from the console, and fails the test.
+	watchCSP := func(ctx context.Context, tg *cd.Target) (cd.Void, error) {
+		if _, err := cdp.Call(ctx, tg, runtime.AddBinding, runtime.AddBindingParams{Name: cspBinding}); err != nil {
+			return cd.Void{}, err
+		}
+		if _, err := cdp.Call(ctx, tg, cdplog.Enable, cdp.Empty{}); err != nil {
+			return cd.Void{}, err
+		}
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cspListener})
+		return cd.Void{}, err
+	}
+	if _, err := cd.Run(ctx, watchCSP); err != nil {
+		t.Fatalf("%s: watch CSP violations: %v", name, err)
+	}
 	t.Cleanup(func() {
-		mu.Lock()
-		for _, ex := range exceptions {
+		p.mu.Lock()
+		for _, ex := range p.exceptions {
 			t.Errorf("%s: uncaught JavaScript exception: %s", name, ex)
 		}
-		mu.Unlock()
+		for _, v := range p.csp {
+			t.Errorf("%s: Content-Security-Policy violation: %s", name, v)
+		}
+		p.mu.Unlock()
 		if t.Failed() && !p.closed {
 			p.SaveScreenshot(fmt.Sprintf("FAIL-%s-%s.png", sanitize(t.Name()), name))
 		}

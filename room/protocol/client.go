@@ -134,8 +134,10 @@ func Decode(data []byte) (ClientMsg, error) {
 		if m.Ply == nil || *m.Ply < 0 || *m.Ply > MaxPly {
 			return m, Errorf(CodeBadRequest, `move needs "ply": the 0-based number of stones on the board`)
 		}
+		// An empty or overlong point names no point of any board: off_board, the code
+		// of every unreadable point (the room refuses "z99" the same way).
 		if m.Point == "" || len(m.Point) > 4 {
-			return m, Errorf(CodeBadRequest, `move needs "point" like "h8"`)
+			return m, Errorf(CodeOffBoard, `move needs "point" on the board, like "h8"`)
 		}
 		m.Point = strings.ToLower(m.Point)
 	case TypeChoose:

@@ -4,7 +4,9 @@ import { t } from './i18n.js';
 
 /**
  * h creates an element: h('button.btn.primary', {onclick, type: 'button'}, 'text', child...).
- * Attributes starting with "on" become listeners; `dataset`, `style` objects are merged;
+ * Attributes starting with "on" become listeners; `dataset` objects are merged; `style` (a
+ * string or an object) is set through the CSSOM, which the Content-Security-Policy allows
+ * (a style attribute would be refused);
  * false/null attributes are skipped; children may be strings, nodes, arrays, null.
  */
 export function h(tag, attrs, ...children) {
@@ -27,6 +29,7 @@ function build(el, tag, attrs, children) {
     if (v === false || v == null) continue;
     if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
     else if (k === 'dataset') Object.assign(el.dataset, v);
+    else if (k === 'style') { if (typeof v === 'string') el.style.cssText = v; else Object.assign(el.style, v); }
     else if (k === 'class') el.setAttribute('class', [el.getAttribute('class'), v].filter(Boolean).join(' '));
     else if (k === 'text') el.textContent = v;
     else if (k === 'value' || k === 'checked' || k === 'disabled' || k === 'selected') el[k] = v;
@@ -90,7 +93,7 @@ export async function copyText(text) {
     await navigator.clipboard.writeText(text);
     return true;
   } catch {
-    const ta = h('textarea', { style: 'position:fixed;opacity:0', readonly: true });
+    const ta = h('textarea.offscreen', { readonly: true });
     ta.value = text;
     document.body.append(ta);
     ta.select();
