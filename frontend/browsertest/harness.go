@@ -99,8 +99,20 @@ func startServerAt(ctx context.Context, logw io.Writer, addr string) (string, fu
 // player is gone, as after a restart of a gomokud without REDIS_URL.
 func (e *Env) RestartServer() {
 	e.t.Helper()
+	e.StopServer()
+	e.StartServerAgain()
+}
+
+// StopServer stops gomokud (the pages lose their connections and retry).
+func (e *Env) StopServer() {
 	e.stop()
 	e.stop = func() {}
+}
+
+// StartServerAgain starts a new gomokud, with an empty embedded store, on the address of
+// the stopped one.
+func (e *Env) StartServerAgain() {
+	e.t.Helper()
 	addr := strings.TrimPrefix(e.Base, "http://")
 	var err error
 	for i := 0; i < 50; i++ { // the old listener's port may take a moment to be free

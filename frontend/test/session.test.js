@@ -63,10 +63,11 @@ test('the role follows the seat holding my id: sit, rematch', () => {
   assert.equal(withPlayer(newSession('r9', ''), 'p_1').myId, 'p_1');
 });
 
-test('no_such_room before anything loaded means not found', () => {
+test('no_such_room means not found, also after the room had loaded (gone after a restart)', () => {
   const err = { type: 'error', id: '', code: 'no_such_room', message: 'no' };
   assert.equal(receive(newSession('x', ''), err, now()).notFound, true);
-  assert.equal(receive(joined(), err, now()).notFound, false);
+  assert.equal(receive(joined(), err, now()).notFound, true);
+  assert.equal(receive(joined(), { ...err, code: 'not_your_turn' }, now()).notFound, false);
   const s = joined();
   assert.equal(receive(s, { type: 'pong' }, now()), s, 'messages that change nothing keep the session');
 });

@@ -38,6 +38,79 @@ export function createPlayer(name) {
   return call('POST', '/api/players', { name });
 }
 
+/** me returns the stored identity as the server knows it: {id, name}. */
+export function me() {
+  return call('GET', '/api/players/me', undefined, true);
+}
+
+/** @type {(p: {id: string, name: string, token: string}) => void} */
+let renewedListener = () => {};
+
+/**
+ * onRenewed sets what happens when the identity had to be registered again (the page
+ * tells the user).
+ * @param {(p: {id: string, name: string, token: string}) => void} fn
+ */
+export function onRenewed(fn) {
+  renewedListener = fn;
+}
+
+/**
+ * checkPlayer checks the stored identity with the server. A token the server does not know
+ * (its store was reset: a restart without a durable Redis) is replaced by a new
+ * registration under the same name, and onRenewed's listener is told. Other failures
+ * (network, server busy) keep the stored identity: the next call tries again.
+ * @returns {Promise<{player: {id: string, name: string, token: string} | null, renewed: boolean}>}
+ */
+export async function checkPlayer() {
+  const p = store.player();
+  if (!p) return { player: null, renewed: false };
+  try {
+    const known = await me();
+    if (known.name !== p.name) store.setPlayer({ ...p, name: known.name }); // renamed in another tab
+    return { player: store.player(), renewed: false };
+  } catch (e) {
+    if (e.code !== 'unauthorized') return { player: p, renewed: false };
+  }
+  store.reload();
+  const now = store.player();
+  if (now && now.token !== p.token) return { player: now, renewed: false }; // another tab renewed it
+  const created = await createPlayer(p.name);
+  store.setPlayer(created);
+  const player = /** @type {{id: string, name: string, token: string}} */ (store.player());
+  renewedListener(player);
+  return { player, renewed: true };
+}
+
+/**
+ * authed makes an authenticated call; when the token is unknown it renews the identity
+ * (checkPlayer) and retries once.
+ */
+async function authed(method, path, body) {
+  try {
+    return await call(method, path, body, true);
+  } catch (e) {
+    if (e.code !== 'unauthorized' || !store.player()) throw e;
+    const { player } = await checkPlayer();
+    if (!player) throw e;
+    return call(method, path, body, true);
+  }
+}
+
+/**
+ * renamePlayer changes the player's name on the server and in storage; it returns the
+ * name as the server cleaned it. Seats already taken keep their name.
+ * @param {string} name
+ * @returns {Promise<{id: string, name: string}>}
+ */
+export async function renamePlayer(name) {
+  const res = await authed('PATCH', '/api/players/me', { name });
+  const p = store.player();
+  if (p) store.setPlayer({ ...p, name: res.name });
+  store.put('name', res.name);
+  return res;
+}
+
 /** ensurePlayer returns the stored identity, creating one with `name` if there is none. */
 export async function ensurePlayer(name) {
   const p = store.player();
@@ -49,7 +122,7 @@ export async function ensurePlayer(name) {
 
 /** createRoom creates a room; body as in docs/protocol.md. */
 export function createRoom(body) {
-  return call('POST', '/api/rooms', body, true);
+  return authed('POST', '/api/rooms', body);
 }
 
 /** listRooms lists rooms by status: live | open | finished. */

@@ -1,5 +1,6 @@
 // @ts-check
-// app.js: entry point. Shell (top bar, language, sound, name), router ("/" lobby, "/r/{id}" game).
+// app.js: entry point. Shell (top bar, language, sound, name), identity check, router ("/"
+// lobby, "/r/{id}" game, anything else "page not found").
 import { detectLang, setLang, getLang, onLang, t } from './i18n.js';
 import { applyI18n, toast } from './dom.js';
 import { icon } from './icons.js';
@@ -7,6 +8,9 @@ import * as store from './store.js';
 import * as sound from './sound.js';
 import { renderLobby, openCreateDialog } from './lobby.js';
 import { renderGame } from './game.js';
+import { errorText } from './errors.js';
+import * as api from './api.js';
+import { fatalPage } from './views/fatal.js';
 
 let teardown = null;
 
@@ -40,7 +44,47 @@ function route() {
   const m = /^\/r\/([A-Za-z0-9_-]{1,64})\/?$/.exec(location.pathname);
   window.scrollTo(0, 0);
   if (m) teardown = renderGame(main, m[1], { navigate, playerName });
-  else teardown = renderLobby(main, { navigate, playerName });
+  else if (location.pathname === '/') teardown = renderLobby(main, { navigate, playerName });
+  else fatalPage(main, 'page.notFound', 'page.notFound.text');
+}
+
+/** nameInput is the name field of the top bar. */
+function nameInput() {
+  return /** @type {HTMLInputElement} */ (document.getElementById('player-name'));
+}
+
+/**
+ * rename sends a name typed in the top bar. Before the first registration it is only
+ * stored (it names the player then); a refused name puts the current one back.
+ */
+async function rename() {
+  const el = nameInput();
+  const name = el.value.trim();
+  const p = store.player();
+  if (!p) { store.put('name', name); return; }
+  if (name === p.name) return;
+  try {
+    const res = await api.renamePlayer(name);
+    el.value = res.name;
+    toast(t('name.changed', { name: res.name }), 'success');
+  } catch (e) {
+    const now = store.player();
+    el.value = now ? now.name : p.name;
+    toast(e.code === 'bad_request' ? t('name.invalid') : errorText(e.code, e.message), 'error');
+  }
+}
+
+/**
+ * checkIdentity checks the stored token before any page uses it; an unknown one is
+ * replaced (api.checkPlayer; the user is told through api.onRenewed).
+ */
+async function checkIdentity() {
+  try {
+    const { player } = await api.checkPlayer();
+    if (player) nameInput().value = player.name;
+  } catch (e) {
+    toast(errorText(e.code, e.message), 'error');
+  }
 }
 
 function setupShell() {
@@ -56,9 +100,13 @@ function setupShell() {
   });
   document.getElementById('lang-toggle').addEventListener('click', () => setLang(getLang() === 'zh' ? 'en' : 'zh'));
 
-  const nameInput = /** @type {HTMLInputElement} */ (document.getElementById('player-name'));
-  nameInput.value = (store.player() && store.player().name) || store.get('name') || '';
-  nameInput.addEventListener('change', () => store.put('name', nameInput.value.trim()));
+  const input = nameInput();
+  input.value = (store.player() && store.player().name) || store.get('name') || '';
+  input.addEventListener('change', () => { rename(); });
+  api.onRenewed((p) => {
+    nameInput().value = p.name;
+    toast(t('identity.renewed', { name: p.name }), 'info', 10000);
+  });
 
   const sb = document.getElementById('sound-toggle');
   sb.addEventListener('click', () => { sound.setMuted(!sound.muted()); refreshSoundButton(); if (!sound.muted()) sound.play(); });
@@ -88,4 +136,4 @@ function refreshSoundButton() {
 }
 
 setupShell();
-route();
+checkIdentity().then(route);

@@ -137,7 +137,7 @@ export class BoardView {
       stones.push(el);
     }
     for (const p of model.pending || []) {
-      if (!occupied.has(`${p.x},${p.y}`)) stones.push(this.stone(p.x, p.y, p.color, 'pending'));
+      if (!occupied.has(`${p.x},${p.y}`)) stones.push(this.stone(p.x, p.y, p.color, p.unsent ? 'pending unsent' : 'pending'));
     }
     this.stoneLayer.replaceChildren(...stones);
 

@@ -77,14 +77,21 @@ export function toast(message, tone = 'info', ms = 4500) {
   setTimeout(() => el.remove(), ms + 400);
 }
 
-/** banner shows (or hides with null) the connection banner under the top bar. */
-export function banner(message, tone = 'warn') {
+/**
+ * banner shows (or hides with null) the connection banner under the top bar, with an
+ * optional button.
+ * @param {string | null} message
+ * @param {string} [tone]
+ * @param {{label: string, onclick: () => void} | null} [action]
+ */
+export function banner(message, tone = 'warn', action = null) {
   const el = document.getElementById('conn-banner');
   if (!el) return;
   if (!message) { el.hidden = true; el.textContent = ''; return; }
   el.hidden = false;
   el.className = `conn-banner conn-${tone}`;
-  el.textContent = message;
+  fill(el, h('span', { id: 'conn-text' }, message),
+    action ? h('button.btn.btn-sm', { type: 'button', id: 'conn-retry', onclick: action.onclick }, action.label) : null);
 }
 
 /** copyText copies to the clipboard, falling back to a hidden textarea. */

@@ -29,6 +29,8 @@ import { ToolsView } from './views/tools.js';
 import { StatusView, statusText } from './views/status.js';
 import { OpeningView } from './views/opening.js';
 import { errorText, forbiddenText } from './errors.js';
+import { fatalPage } from './views/fatal.js';
+import { connBanner } from './connview.js';
 
 /** @typedef {import('./protocol.js').Color} Color */
 /** @typedef {import('./protocol.js').ServerMessage} ServerMessage */
@@ -75,6 +77,16 @@ export class GameController {
     this.s = newSession(roomId, player ? player.id : '');
     this.conn = 'connecting';
     this.attempt = 0;
+    /** performance.now() of the next reconnection attempt (0: one is under way) */
+    this.retryAt = 0;
+    /** the banner's text as last drawn (redrawn when it changes) */
+    this.bannerText = '';
+    /** @type {{black: number | null, white: number | null} | null} the clocks when the connection was lost */
+    this.frozen = null;
+    /** the identity was renewed once on this page (a second refusal is not retried) */
+    this.renewed = false;
+    /** a renewal is under way */
+    this.renewing = false;
     /** @type {Map<string, {x: number, y: number, color: Color, point: string}>} moves sent, not yet settled */
     this.pending = new Map();
     /** @type {Color | null} the seat to take once reconnected with a new identity */
@@ -136,13 +148,65 @@ export class GameController {
 
   // ---- server -> page ----
 
-  /** @param {{state: string, attempt: number}} st */
+  /**
+   * onState follows the connection. While it is down the clocks stop at what was last
+   * known (the server's may have moved on: the page cannot tell) and the banner says what
+   * the connection is doing.
+   * @param {{state: string, attempt: number, delay?: number}} st
+   */
   onState(st) {
+    const mono = performance.now();
+    if (st.state !== 'open' && this.conn === 'open' && this.s.loaded) {
+      this.frozen = { black: clockLeft(this.s, 'black', mono), white: clockLeft(this.s, 'white', mono) };
+    }
+    if (st.state === 'open') this.frozen = null;
     this.conn = st.state;
     this.attempt = st.attempt;
-    if (this.conn === 'reconnecting') banner(t('status.reconnecting', { n: Math.max(1, this.attempt) }), 'warn');
-    else if (this.conn === 'open') banner(null);
+    this.retryAt = st.state === 'reconnecting' && st.delay ? mono + st.delay : 0;
+    this.showBanner();
     this.render();
+  }
+
+  /** showBanner draws the connection banner if its text changed. */
+  showBanner() {
+    if (this.closed) return;
+    const b = connBanner({ state: this.conn, attempt: this.attempt, retryAt: this.retryAt }, performance.now());
+    // A refused identity is being renewed: the connection restarts by itself.
+    const text = b && !(this.conn === 'closed' && this.renewing) ? t(b.key, b.params) : '';
+    if (text === this.bannerText) return;
+    this.bannerText = text;
+    if (!b || !text) { banner(null); return; }
+    banner(text, b.tone, b.retry ? { label: t('conn.retryNow'), onclick: () => this.retryNow() } : null);
+  }
+
+  /** retryNow reconnects at once (the banner's button). */
+  retryNow() {
+    if (this.conn === 'closed') this.client.start();
+    else this.client.reconnectNow();
+  }
+
+  /**
+   * renewIdentity handles a hello refused as unauthorized (the server forgot the token:
+   * a restart with the embedded store): it registers again under the same name, once,
+   * and reconnects with the new token.
+   */
+  async renewIdentity() {
+    if (this.renewed) return;
+    this.renewed = true;
+    this.renewing = true;
+    this.showBanner();
+    try {
+      const { player } = await api.checkPlayer();
+      if (this.closed || !player) return;
+      this.client.token = player.token;
+      this.s = withPlayer(this.s, player.id);
+      this.client.start();
+    } catch (e) {
+      toastError(e);
+    } finally {
+      this.renewing = false;
+      this.showBanner();
+    }
   }
 
   /**
@@ -175,6 +239,10 @@ export class GameController {
         this.onEvent(msg.event, before);
         break;
       case 'error':
+        if (msg.code === 'unauthorized' && this.conn === 'closed' && !this.renewed) {
+          this.renewIdentity();
+          break;
+        }
         // stale_ply: the position moved on under a move; the events bring the page up to date.
         if (!this.s.notFound && msg.code !== 'stale_ply') toastError(msg);
         break;
@@ -439,7 +507,8 @@ export class GameController {
     const open = this.conn === 'open';
     const st = status(g, role, { pending: this.pending.size > 0, connection: open ? 'open' : s.loaded ? this.conn : 'connecting', attempt: this.attempt });
     this.status.render(st);
-    this.board.render(boardModel(s, this.prefs, [...this.pending.values()]));
+    const unsent = !open;
+    this.board.render(boardModel(s, this.prefs, [...this.pending.values()].map((p) => ({ ...p, unsent }))));
     this.players.render(this.playerCards());
     this.offers.render(offersFor(g, role));
     this.opening.render(live ? choicesFor(g, role) : [], statusText(st), open);
@@ -467,13 +536,15 @@ export class GameController {
     const order = /** @type {Color[]} */ (role === 'black' ? ['white', 'black'] : ['black', 'white']);
     const running = g.phase === 'playing' ? turn(g) : null;
     const mono = performance.now();
+    const frozen = this.frozen;
     return order.map((c) => {
       const seat = g.seats[c];
       return {
         color: c, seat, you: role === c, toMove: running === c,
-        clockMs: clockLeft(this.s, c, mono), baseMs: g.time.base_ms,
+        clockMs: frozen ? frozen[c] : clockLeft(this.s, c, mono), baseMs: g.time.base_ms,
         presence: seat && seat.kind === 'human' ? seatPresence(this.s, c, Date.now()) : null,
-        showAbandon: g.phase === 'playing',
+        offline: !!frozen,
+        showAbandon: g.phase === 'playing' && !frozen,
         canClaim: isPlayer(role) && role !== c && g.phase === 'playing',
         canSit: !this.watchOnly && !isPlayer(role) && !seat && g.phase === 'waiting' && this.conn === 'open',
         openingRole: g.phase === 'playing' && g.step ? (c === 'black' ? 'first' : 'second') : '',
@@ -485,14 +556,17 @@ export class GameController {
   tick() {
     const mono = performance.now();
     const wall = Date.now();
-    for (const c of COLORS) this.players.tick(c, clockLeft(this.s, c, mono), seatPresence(this.s, c, wall));
+    this.showBanner();
+    if (!this.frozen) for (const c of COLORS) this.players.tick(c, clockLeft(this.s, c, mono), seatPresence(this.s, c, wall));
     const ai = this.s.ai;
     if (ai) this.ai.tick(ai, aiElapsed(ai, this.s.aiAt, mono));
   }
 
+  /** showNotFound replaces the page: the room does not exist (or no longer: a restart). */
   showNotFound() {
     this.closed = true; // client.stop() below re-enters render() through onState
-    this.main.replaceChildren(h('section.card', { style: 'padding:24px;text-align:center' }, h('h2', { id: 'fatal' }, t('game.notFound')), h('a.btn.btn-primary', { href: '/' }, t('action.lobby'))));
+    banner(null);
+    fatalPage(this.main, 'game.gone', 'game.gone.text');
     this.stop();
   }
 

@@ -30,7 +30,7 @@ import { parseNotation } from './geometry.js';
  * @property {Role} role the viewer's seat (from welcome, then from the seat holding myId)
  * @property {string} myId the viewer's player id ('' when anonymous)
  * @property {boolean} loaded a snapshot or event has arrived
- * @property {boolean} notFound the room does not exist
+ * @property {boolean} notFound the room does not exist (or no longer)
  * @property {Presence | null} presence
  * @property {number} spectators
  * @property {number} serverOffset local wall time minus server time (ms)
@@ -141,7 +141,9 @@ export function receive(s, msg, now) {
       break;
     }
     case 'error':
-      if (msg.code === 'no_such_room' && !s.loaded) n = { ...s, notFound: true };
+      // Also after the page had loaded the room: it is gone (a restart of a server
+      // without a durable store); reconnecting cannot bring it back.
+      if (msg.code === 'no_such_room') n = { ...s, notFound: true };
       break;
     case 'ai':
       n = { ...s, ai: msg, aiAt: now.mono, aiCount: s.aiCount + 1 };
@@ -279,7 +281,7 @@ export function pvShown(s, prefs) {
  * @property {{x: number, y: number}[]} win the winning five
  * @property {boolean} numbers move numbers on the stones
  * @property {import('./state.js').Forbidden[]} forbidden
- * @property {{x: number, y: number, color: Color}[]} pending
+ * @property {{x: number, y: number, color: Color, unsent?: boolean}[]} pending moves sent and not yet acknowledged; unsent: the connection is down (they are resent when it is back)
  * @property {{x: number, y: number, color: Color, n: number}[]} pv the AI's principal variation
  * @property {{x: number, y: number} | null} hint
  * @property {Color | null} preview the colour of the hover stone; null when not playable
@@ -289,7 +291,7 @@ export function pvShown(s, prefs) {
  * boardModel returns what the board draws (see BoardView.render).
  * @param {Session} s
  * @param {BoardPrefs} prefs
- * @param {{x: number, y: number, color: Color}[]} pending moves sent and not yet settled
+ * @param {{x: number, y: number, color: Color, unsent?: boolean}[]} pending moves sent and not yet settled
  * @returns {BoardModel}
  */
 export function boardModel(s, prefs, pending) {

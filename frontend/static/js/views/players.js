@@ -37,6 +37,8 @@ export function seatName(seat) {
  * @property {number | null} clockMs
  * @property {number} baseMs
  * @property {SeatPresenceView | null} presence human seats only
+ * @property {boolean} [offline] the page's connection is down: the clock shows its last known
+ *   time, paused, and the other player's connection is unknown
  * @property {boolean} showAbandon the game is in play: show the countdown of a gone player
  * @property {boolean} canClaim
  * @property {boolean} canSit
@@ -51,16 +53,21 @@ export function seatName(seat) {
 function card(p, on) {
   const low = p.toMove && isLow(p.clockMs, p.baseMs);
   const sub = [h('span', p.openingRole ? t(`opening.role.${p.openingRole}`) : t(`color.${p.color}`))];
-  if (p.presence) {
-    sub.push(h('span', null, h('i.conn-dot', { class: p.presence.connected ? '' : 'off', 'aria-hidden': 'true' }), ' ',
+  if (p.presence && p.offline) {
+    // The page itself is cut off: its own player is offline, the other one unknown.
+    sub.push(h('span', { dataset: { presence: p.color } }, h('i.conn-dot', { class: p.you ? 'off' : 'unknown', 'aria-hidden': 'true' }), ' ',
+      t(p.you ? 'conn.offline' : 'conn.unknown')));
+  } else if (p.presence) {
+    sub.push(h('span', { dataset: { presence: p.color } }, h('i.conn-dot', { class: p.presence.connected ? '' : 'off', 'aria-hidden': 'true' }), ' ',
       t(p.presence.connected ? 'conn.online' : 'conn.offline')));
   }
+  const clockLabel = `${t(`color.${p.color}`)} ${formatClock(p.clockMs)}${p.offline ? ` (${t('clock.paused')})` : ''}`;
   const el = h('section.card.pcard', { class: p.toMove ? 'to-move' : '', 'aria-label': `${t(`color.${p.color}`)}: ${seatName(p.seat)}`, dataset: { color: p.color } },
     stoneIcon(p.color),
     h('div.pname', null, h('span', { title: seatName(p.seat) }, seatName(p.seat)), p.you ? h('span.badge', t('seat.you')) : null,
       p.seat && p.seat.kind !== 'human' ? h('span.badge.badge-ai', 'AI') : null),
     h('div.psub', sub),
-    h('div.clock', { class: low ? 'low' : '', role: 'timer', 'aria-label': `${t(`color.${p.color}`)} ${formatClock(p.clockMs)}`, dataset: { clock: p.color } }, formatClock(p.clockMs)));
+    h('div.clock', { class: [low ? 'low' : '', p.offline ? 'paused' : ''].filter(Boolean).join(' '), role: 'timer', 'aria-label': clockLabel, title: p.offline ? t('clock.paused') : null, dataset: { clock: p.color } }, formatClock(p.clockMs)));
   if (p.presence && !p.presence.connected && p.showAbandon) {
     const left = p.presence.remainingMs;
     el.append(h('div.claim', null,
