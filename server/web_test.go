@@ -183,9 +183,12 @@ func TestStaticCaching(t *testing.T) {
 			if tc.body != nil {
 				require.Equal(t, tc.body, r.body)
 			}
-			again := e.raw("GET", tc.path, map[string]string{"If-None-Match": etag})
-			require.Equal(t, http.StatusNotModified, again.status)
-			require.Empty(t, again.body)
+			for _, enc := range []string{"", "gzip"} {
+				again := e.raw("GET", tc.path, map[string]string{"If-None-Match": etag, "Accept-Encoding": enc})
+				require.Equal(t, http.StatusNotModified, again.status, enc)
+				require.Empty(t, again.body)
+				require.Empty(t, again.header.Get("Content-Encoding"))
+			}
 			changed := e.raw("GET", tc.path, map[string]string{"If-None-Match": `W/"0000000000000000"`})
 			require.Equal(t, http.StatusOK, changed.status)
 		})
