@@ -231,15 +231,6 @@ func TestAbandonmentCountdownAndClaim(t *testing.T) {
 	require.Contains(t, alice.StatusText(), "You win")
 }
 
-func TestUnknownRoomSaysNotFound(t *testing.T) {
-	e := Setup(t)
-	p := e.NewPage(t, "user")
-	p.Open("/r/nosuchroom1")
-	p.Wait("not found", `document.querySelector('#fatal') !== null`, 10*time.Second)
-	require.Equal(t, "Game not found.", Eval[string](p, `document.querySelector('#fatal').textContent`))
-	require.Equal(t, 1, Eval[int](p, `document.querySelectorAll('#main a[href="/"]').length`))
-}
-
 func TestRenjuForbiddenPointsFromTheServer(t *testing.T) {
 	e := Setup(t)
 	alice, bob, path := humanGame(t, e, "f.rule.value = 'renju'")

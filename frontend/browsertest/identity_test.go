@@ -42,7 +42,7 @@ func TestCSPViolationsAreReported(t *testing.T) {
 	for time.Now().Before(deadline) {
 		seen = append(seen, p.TakeCSPViolations()...)
 		joined := strings.Join(seen, "\n")
-		if strings.Contains(joined, "style-src") && strings.Contains(joined, "console:") {
+		if strings.Contains(joined, "style-src-attr blocked") && strings.Contains(joined, "console:") {
 			break
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -69,6 +69,7 @@ func TestNotFoundPages(t *testing.T) {
 	p.Wait("game not found", `document.querySelector('#fatal') && document.querySelector('#fatal').textContent === 'This game no longer exists'`, 10*time.Second)
 	require.Equal(t, "This game no longer exists · Gomoku Arena", Eval[string](p, `document.title`))
 	require.Equal(t, "closed", Eval[string](p, `__gomoku.conn`), "no reconnection loop")
+	require.Equal(t, 1, Eval[int](p, `document.querySelectorAll('#main a[href="/"]').length`), "a way back")
 }
 
 // TestRestartWithEmbeddedStore: gomokud (embedded store) stops in the middle of a game.
