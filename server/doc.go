@@ -31,8 +31,13 @@
 //     carries the stable code. Server.edgeError (server.go) turns any error into what
 //     the client is told, logging the causes that are not the client's fault; only
 //     http.go and conn.go write errors to clients.
-//   - http.go: routes, JSON handlers, static frontend; create.go validates POST /api/rooms.
-//   - identity.go: player tokens (192 random bits; only the SHA-256 is stored, in Redis).
+//   - http.go: routes (HEAD wherever GET; another method on a known route is 405 with
+//     Allow), JSON handlers; create.go validates POST /api/rooms.
+//   - web.go: what every response carries (Content-Security-Policy and the other
+//     security headers, gzip) and the web app: the page, the embedded assets with ETags
+//     (immutable under frontend.Version's prefix) and the HTML 404 of unknown pages.
+//   - identity.go: player tokens (192 random bits; only the SHA-256 is stored, in Redis)
+//     and renaming.
 //   - conn.go, conn_writer.go: one WebSocket connection = two goroutines, as in
 //     gorilla's chat example: the reader (conn.serve, started by the upgrade handler,
 //     which then returns) reads, decodes and runs the client's commands under the
