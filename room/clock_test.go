@@ -81,7 +81,7 @@ func TestClockTakebackChargesMoverAndResumeDoesNot(t *testing.T) {
 	assert.Equal(t, Clocks{BlackMS: 45_000, WhiteMS: 50_000}, c)
 
 	// A restart one hour later: the side to move is not charged the downtime.
-	r := s.Resume(at(time.Hour), time.Time{})
+	r, _ := s.Resume(time.Time{}, at(time.Hour))
 	c, _ = r.Clock(at(time.Hour + 2*time.Second))
 	assert.Equal(t, Clocks{BlackMS: 48_000, WhiteMS: 50_000}, c)
 	assert.False(t, r.Expired(at(time.Hour+2*time.Second)))
@@ -106,14 +106,22 @@ func TestResumeChargesTheTurnUntilLastAlive(t *testing.T) {
 		{"a clock ahead of ours: nothing charged", resumed.Add(time.Minute), 50_000},
 	}
 	for _, tc := range tests {
-		r := s.Resume(resumed, tc.lastAlive)
+		r, credit := s.Resume(tc.lastAlive, resumed)
 		c, _ := r.Clock(resumed)
 		assert.Equal(t, tc.blackMS, c.BlackMS, tc.name)
 		assert.Equal(t, int64(50_000), c.WhiteMS, tc.name)
 		assert.Equal(t, tc.blackMS == 0, r.Expired(resumed), tc.name)
+		assert.Equal(t, r.TurnStart().Sub(s.TurnStart()), credit, tc.name)
+		// Another node applying the stored credit charges the turn the same.
+		again := s.Credited(TurnCredit{TurnStartMS: s.TurnStart().UnixMilli(), MS: credit.Milliseconds()})
+		assert.Equal(t, r.TurnStart(), again.TurnStart(), tc.name)
 	}
 	over := finished(t)
-	assert.Equal(t, over, over.Resume(resumed, at(time.Second)), "a finished game is left alone")
+	r, credit := over.Resume(at(time.Second), resumed)
+	assert.Equal(t, over, r, "a finished game is left alone")
+	assert.Zero(t, credit)
+	assert.Equal(t, s.TurnStart(), s.Credited(TurnCredit{TurnStartMS: at(10 * time.Second).UnixMilli(), MS: 5000}).TurnStart(),
+		"a credit of another turn does not apply")
 }
 
 func TestFakeClock(t *testing.T) {

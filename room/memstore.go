@@ -18,6 +18,7 @@ type MemStore struct {
 type memRoom struct {
 	events [][]byte
 	sum    Summary
+	credit TurnCredit
 }
 
 // NewMemStore returns an empty MemStore.
@@ -97,6 +98,32 @@ func (m *MemStore) Events(ctx context.Context, id string, fromSeq uint64) ([]Eve
 		out = append(out, e)
 	}
 	return out, nil
+}
+
+// TurnCredit implements CreditStore.
+func (m *MemStore) TurnCredit(ctx context.Context, id string) (TurnCredit, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.rooms[id]
+	if !ok {
+		return TurnCredit{}, ErrNotFound
+	}
+	return r.credit, nil
+}
+
+// SetTurnCredit implements CreditStore.
+func (m *MemStore) SetTurnCredit(ctx context.Context, id string, seq uint64, c TurnCredit) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.rooms[id]
+	switch {
+	case !ok:
+		return ErrNotFound
+	case uint64(len(r.events)) != seq:
+		return ErrSeqConflict
+	}
+	r.credit = c
+	return nil
 }
 
 // List implements Lister, newest activity first; the cursor is an offset.

@@ -244,21 +244,42 @@ func (s State) Expired(now time.Time) bool {
 	return !d.IsZero() && !now.Before(d)
 }
 
-// Resume returns s continued at now after the room was not running (a restart, a
-// node's crash or hand-over): the side to move keeps the time its turn had taken until
-// lastAlive, the room's last known moment of running (zero when unknown: the turn
-// restarts), and is not charged for the downtime after it.
-func (s State) Resume(now, lastAlive time.Time) State {
+// Resume returns s continued at resumed after a time in which no node ran the room:
+// the side to move keeps the time its turn had taken until lastAlive, the room's last
+// known moment of running (zero when unknown: the turn restarts), and is not charged
+// for the gap after it. The returned credit is the time not charged (0 when none): the
+// store keeps it (CreditStore) so that every node charges the turn the same, through
+// any later hand-over.
+func (s State) Resume(lastAlive, resumed time.Time) (State, time.Duration) {
 	if s.phase != PhasePlaying {
-		return s
+		return s, 0
 	}
-	used := elapsed(s.turnStart, lastAlive)
-	if lastAlive.IsZero() || lastAlive.After(now) {
-		used = 0 // unknown, or a clock ahead of ours: charge nothing rather than too much
+	if lastAlive.After(resumed) {
+		lastAlive = time.Time{} // a clock ahead of ours: charge nothing rather than too much
 	}
-	s.turnStart = time.UnixMilli(now.Add(-used).UnixMilli()).UTC()
+	from := s.turnStart
+	if lastAlive.After(from) {
+		from = lastAlive
+	}
+	gap := resumed.Sub(from).Truncate(time.Millisecond)
+	if gap <= 0 {
+		return s, 0
+	}
+	s.turnStart = s.turnStart.Add(gap)
+	return s, gap
+}
+
+// Credited returns s with a stored credit applied: the time its current turn is not
+// charged for, when c is for that turn (it started at c.TurnStartMS).
+func (s State) Credited(c TurnCredit) State {
+	if s.phase == PhasePlaying && c.MS > 0 && s.turnStart.UnixMilli() == c.TurnStartMS {
+		s.turnStart = s.turnStart.Add(time.Duration(c.MS) * time.Millisecond)
+	}
 	return s
 }
+
+// TurnStart returns when the current turn started, as far as it is charged.
+func (s State) TurnStart() time.Time { return s.turnStart }
 
 func elapsed(from, to time.Time) time.Duration {
 	if d := to.Sub(from); d > 0 {

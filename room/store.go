@@ -44,11 +44,28 @@ type ListQuery struct {
 
 // AliveStore is implemented by stores that know when the node running a room last
 // showed it was alive (roomstore: every lease renewal, and the hand-over at a graceful
-// shutdown). A room restored or taken over from another node charges the side to move
-// for its turn up to that time and not for the downtime after it (State.Resume);
-// without it the turn restarts.
+// shutdown). A room restored active (no other node runs it) charges the side to move
+// for its turn up to that time and not for the downtime after it (State.Resume); without
+// it the turn restarts.
 type AliveStore interface {
 	AliveAt(ctx context.Context, id string) (time.Time, error)
+}
+
+// CreditStore is implemented by stores that keep a room's turn credit: the downtime a
+// restore did not charge to the turn in play (State.Resume). Every node that loads the
+// room later applies it (State.Credited), so a turn is charged the same whichever node
+// runs it, through any later hand-over.
+type CreditStore interface {
+	TurnCredit(ctx context.Context, id string) (TurnCredit, error)
+	// SetTurnCredit stores c unless events were appended after seq.
+	SetTurnCredit(ctx context.Context, id string, seq uint64, c TurnCredit) error
+}
+
+// TurnCredit is the time (MS) the turn that started at TurnStartMS (Unix ms, as its
+// events say) is not charged for.
+type TurnCredit struct {
+	TurnStartMS int64 `json:"turn_start_ms"`
+	MS          int64 `json:"ms"`
 }
 
 // Lister is implemented by stores that keep lobby indexes.

@@ -64,7 +64,7 @@ func (a *ManagerRooms) Snapshot(ctx context.Context, id string) (any, error) {
 	// A stored room that no node runs right now (e.g. after a restart) is shown as it
 	// will be restored: the side to move is not charged for the time nobody ran it.
 	now := time.Now()
-	return st.Resume(now, room.LastAlive(ctx, a.M.Store(), id)).Snapshot(now), nil
+	return room.Resumed(ctx, a.M.Store(), id, st, now).Snapshot(now), nil
 }
 
 // List implements Rooms: the store's lobby index when it has one, else this node's rooms.

@@ -266,6 +266,89 @@ func TestTakeoverChargesTheHandOver(t *testing.T) {
 	assert.Equal(t, room.Clocks{BlackMS: 292_000, WhiteMS: 290_000}, c, "8 s charged: the 5 s hand-over too")
 }
 
+// TestPassiveCopyChargesTheRealTurn: B loads its passive copy of A's timed game 2.5 s
+// into black's turn, half a second after A's last renewal; A dies and B takes over.
+// Black is charged the real time of the whole turn, on the copy and after the
+// take-over (a copy loaded between two renewals used to leave the time since the last
+// one uncharged).
+func TestPassiveCopyChargesTheRealTurn(t *testing.T) {
+	f := newFixture(t)
+	mA, nA := f.leaseNode(t, "A")
+	mB, nB := f.leaseNode(t, "B")
+	set := room.DefaultSettings()
+	set.Time = room.TimeControl{BaseMS: 300_000}
+	rA, err := mA.Create(f.ctx, room.CreateRequest{Settings: set, Creator: &alice, Color: "black"})
+	require.NoError(t, err)
+	_, err = rA.Do(f.ctx, room.Command{Kind: room.CmdSit, By: bob, Color: "white"})
+	require.NoError(t, err)
+	move(t, rA, alice, 0, "h8")
+	f.clock.Advance(10 * time.Second)
+	move(t, rA, bob, 1, "i9")
+	f.clock.Advance(2 * time.Second)
+	f.tick(nA, mA)
+	f.clock.Advance(500 * time.Millisecond)
+	rB, err := mB.Get(f.ctx, rA.ID())
+	require.NoError(t, err)
+	require.True(t, rB.Passive())
+	c, _ := rB.State().Clock(f.clock.Now())
+	assert.Equal(t, room.Clocks{BlackMS: 297_500, WhiteMS: 290_000}, c, "the copy charges the real 2.5 s")
+
+	require.NoError(t, mA.Shutdown(f.ctx))
+	f.clock.Advance(5 * time.Second)
+	f.mr.FastForward(5 * time.Second)
+	f.tick(nB, mB)
+	require.False(t, rB.Passive(), "B took the room over")
+	c, _ = rB.State().Clock(f.clock.Now())
+	assert.Equal(t, room.Clocks{BlackMS: 292_500, WhiteMS: 290_000}, c, "7.5 s charged, the hand-over included")
+}
+
+// TestRestartCreditSurvivesAHandOver: every node is down for an hour in black's turn;
+// C starts and adopts the room without charging the hour, and stores that credit in
+// Redis. B then loads a passive copy, C dies and B takes over: B charges the turn as C
+// did, the hand-over included, and not the hour.
+func TestRestartCreditSurvivesAHandOver(t *testing.T) {
+	f := newFixture(t)
+	mA, nA := f.leaseNode(t, "A")
+	set := room.DefaultSettings()
+	set.Time = room.TimeControl{BaseMS: 300_000}
+	rA, err := mA.Create(f.ctx, room.CreateRequest{Settings: set, Creator: &alice, Color: "black"})
+	require.NoError(t, err)
+	_, err = rA.Do(f.ctx, room.Command{Kind: room.CmdSit, By: bob, Color: "white"})
+	require.NoError(t, err)
+	move(t, rA, alice, 0, "h8")
+	f.clock.Advance(10 * time.Second)
+	move(t, rA, bob, 1, "i9")
+	f.clock.Advance(2 * time.Second)
+	f.tick(nA, mA)
+	require.NoError(t, mA.Shutdown(f.ctx))
+	f.clock.Advance(time.Hour)
+	f.mr.FastForward(time.Hour)
+
+	mC, nC := f.leaseNode(t, "C")
+	f.tick(nC, mC)
+	rC := mC.Live(rA.ID())
+	require.NotNil(t, rC, "C adopted the room")
+	require.False(t, rC.Passive())
+	c, _ := rC.State().Clock(f.clock.Now())
+	assert.Equal(t, room.Clocks{BlackMS: 298_000, WhiteMS: 290_000}, c, "2 s charged, the hour down not")
+	f.clock.Advance(time.Second)
+	f.tick(nC, mC)
+
+	mB, nB := f.leaseNode(t, "B")
+	rB, err := mB.Get(f.ctx, rA.ID())
+	require.NoError(t, err)
+	require.True(t, rB.Passive())
+	c, _ = rB.State().Clock(f.clock.Now())
+	assert.Equal(t, room.Clocks{BlackMS: 297_000, WhiteMS: 290_000}, c, "B's copy applies C's stored credit")
+	require.NoError(t, mC.Shutdown(f.ctx))
+	f.clock.Advance(4 * time.Second)
+	f.mr.FastForward(4 * time.Second)
+	f.tick(nB, mB)
+	require.False(t, rB.Passive(), "B took the room over")
+	c, _ = rB.State().Clock(f.clock.Now())
+	assert.Equal(t, room.Clocks{BlackMS: 293_000, WhiteMS: 290_000}, c, "7 s charged in all: the hand-over too, the hour not")
+}
+
 // blockingHook holds every command named name, while on, until its context ends.
 type blockingHook struct {
 	name string

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/eventlog"
 )
@@ -26,6 +28,10 @@ const (
 	FieldGame    = "game"
 	FieldPly     = "ply"
 )
+
+// FieldTurnCredit is the state-hash field holding the room's turn credit
+// (room.TurnCredit as JSON), written by a node that restores the room after a downtime.
+const FieldTurnCredit = "turn_credit"
 
 // DefaultSummaryEvery is how long a room's stored summary and lobby score may lag
 // its ply (see WithSummaryEvery).
@@ -287,6 +293,33 @@ func (s *Store) List(ctx context.Context, q room.ListQuery) ([]room.Summary, str
 func (s *Store) LiveRooms(ctx context.Context) ([]string, error) {
 	ids, err := s.rs.LiveRooms(ctx)
 	return ids, mapErr(err)
+}
+
+// TurnCredit implements room.CreditStore (zero when none was stored).
+func (s *Store) TurnCredit(ctx context.Context, id string) (room.TurnCredit, error) {
+	var c room.TurnCredit
+	v, err := s.rs.Client().HGet(ctx, eventlog.KeysFor(id).State, FieldTurnCredit).Result()
+	if errors.Is(err, redis.Nil) {
+		return c, nil
+	}
+	if err != nil {
+		return c, mapErr(err)
+	}
+	if err := json.Unmarshal([]byte(v), &c); err != nil {
+		return room.TurnCredit{}, fmt.Errorf("roomstore: turn credit of %s: %w", id, err)
+	}
+	return c, nil
+}
+
+// SetTurnCredit implements room.CreditStore: one seq-checked write of the field (no
+// event), so a credit never lands after the turn it is for has ended.
+func (s *Store) SetTurnCredit(ctx context.Context, id string, seq uint64, c room.TurnCredit) error {
+	b, err := json.Marshal(c)
+	if err != nil {
+		return err
+	}
+	_, err = s.rs.Append(ctx, id, seq, nil, map[string]string{FieldTurnCredit: string(b)}, eventlog.IndexUpdate{})
+	return mapErr(err)
 }
 
 // AliveAt implements room.AliveStore: when the node holding the room's lease last

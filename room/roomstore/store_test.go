@@ -295,3 +295,25 @@ func TestTwoNodesActiveAndPassive(t *testing.T) {
 	assert.Equal(t, "white", res)
 	assert.Equal(t, "timeout", reason)
 }
+
+// TestTurnCredit: the turn credit round-trips through the state hash, is zero when
+// none was stored, and is not written once events were appended after the seq it is
+// for.
+func TestTurnCredit(t *testing.T) {
+	f := newFixture(t)
+	m, st := f.node(t)
+	r := f.humans(t, m, true)
+	c, err := st.TurnCredit(f.ctx, r.ID())
+	require.NoError(t, err)
+	assert.Zero(t, c)
+	want := room.TurnCredit{TurnStartMS: t0.UnixMilli(), MS: 61_000}
+	require.NoError(t, st.SetTurnCredit(f.ctx, r.ID(), r.Seq(), want))
+	c, err = st.TurnCredit(f.ctx, r.ID())
+	require.NoError(t, err)
+	assert.Equal(t, want, c)
+	err = st.SetTurnCredit(f.ctx, r.ID(), r.Seq()-1, room.TurnCredit{TurnStartMS: 1, MS: 1})
+	assert.ErrorIs(t, err, room.ErrSeqConflict)
+	c, err = st.TurnCredit(f.ctx, r.ID())
+	require.NoError(t, err)
+	assert.Equal(t, want, c, "unchanged by the refused write")
+}
