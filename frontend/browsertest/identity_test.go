@@ -167,6 +167,20 @@ func TestRename(t *testing.T) {
 	require.Equal(t, "Alice Liddell", Eval[string](alice, `__gomoku.game.seats.white.name`), "a new seat has the new name")
 	require.Contains(t, Eval[string](alice, `document.querySelector('.pcard[data-color="white"] .pname').textContent`), "Alice Liddell")
 
+	// A player renamed while watching a game (one connection, opened under the old name)
+	// takes a seat under the new name.
+	invite := alice.RoomPath()
+	bob := e.NewPage(t, "bob")
+	bob.CreateGame("ai", `f.color.value = 'black'`) // registers bob
+	bob.Open(invite)
+	bob.Wait("watching", `window.__gomoku && __gomoku.conn === 'open' && document.querySelector('[data-sit="black"]') !== null`, 15*time.Second)
+	bob.setName("Bob Builder")
+	bob.Wait("renamed", `document.querySelector('#toasts').textContent.includes('You are now Bob Builder')`, 10*time.Second)
+	bob.Click(`[data-sit="black"]`)
+	bob.WaitRole("black")
+	require.Equal(t, "Bob Builder", Eval[string](bob, `__gomoku.game.seats.black.name`))
+	alice.Wait("opponent's name", `__gomoku.game.seats.black && __gomoku.game.seats.black.name === 'Bob Builder'`, 10*time.Second)
+
 	alice.setName("   ")
 	alice.Wait("refused", `document.querySelector('#toasts').textContent.includes('A name is 1 to 24 printable characters')`, 10*time.Second)
 	require.Equal(t, "Alice Liddell", Eval[string](alice, `document.querySelector('#player-name').value`))

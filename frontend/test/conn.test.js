@@ -139,3 +139,25 @@ test('send throws when offline; stop ends reconnection; fatal error before welco
   hs2.conn.stop();
   assert.equal(hs2.conn.state, 'closed');
 });
+
+test('rejoin: a new session at once, resuming from the last seq, without a reconnection attempt', () => {
+  const hs = harness();
+  hs.conn.start();
+  hs.last().accept();
+  hs.last().push({ type: 'welcome', room_id: 'r1', you: { role: 'black' } });
+  hs.last().push({ type: 'snapshot', seq: 4, room: snapshot() });
+  const first = hs.last();
+  hs.conn.move(3, 'h9');
+  hs.conn.token = 'tok2';
+  hs.conn.rejoin();
+  assert.equal(first.readyState, 3, 'the old socket is closed');
+  assert.equal(hs.sockets.length, 2);
+  assert.deepEqual(hs.states.slice(-1), [{ state: 'connecting', attempt: 0 }], 'no "reconnecting"');
+  first.drop(); // its late close event changes nothing
+  assert.equal(hs.timeouts.length, 0, 'no reconnection scheduled');
+  hs.last().accept();
+  assert.deepEqual(hs.last().sent[0], { type: 'hello', token: 'tok2', last_seq: 4 });
+  hs.last().push({ type: 'welcome', room_id: 'r1', you: { role: 'black' } });
+  assert.equal(hs.last().sent[1].type, 'move', 'the pending move is resent');
+  assert.equal(hs.conn.state, 'open');
+});

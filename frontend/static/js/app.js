@@ -66,6 +66,8 @@ async function rename() {
   try {
     const res = await api.renamePlayer(name);
     el.value = res.name;
+    // An open game page rejoins: the server names a session's player at hello.
+    window.dispatchEvent(new CustomEvent('gomoku:renamed', { detail: res }));
     toast(t('name.changed', { name: res.name }), 'success');
   } catch (e) {
     const now = store.player();

@@ -236,6 +236,21 @@ export class RoomConnection {
     this.open();
   }
 
+  /**
+   * rejoin starts a new session at once, as a new page would ("connecting", not a
+   * reconnection attempt): the server binds the player's name to a session at hello, so
+   * a renamed player rejoins to sit or chat under the new name. Pending moves are resent.
+   */
+  rejoin() {
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) { try { ws.close(); } catch { /* ignore */ } }
+    this.clearTimers();
+    if (this.stopped) return;
+    this.attempt = 0;
+    this.open();
+  }
+
   clearTimers() {
     if (this.timer) this.timers.clearTimeout(this.timer);
     if (this.pinger) this.timers.clearInterval(this.pinger);

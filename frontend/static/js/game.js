@@ -140,6 +140,8 @@ export class GameController {
     this.offLang = onLang(() => { this.board.relabel(); applyI18n(main); this.tabs.relabel(); this.render(); });
     this.onOnline = () => { if (this.conn !== 'open') this.client.reconnectNow(); };
     window.addEventListener('online', this.onOnline);
+    this.onRenamed = () => { if (this.client.token && this.conn === 'open') this.client.rejoin(); };
+    window.addEventListener('gomoku:renamed', this.onRenamed);
     this.onKeyDown = (/** @type {KeyboardEvent} */ e) => this.onKey(e);
     document.addEventListener('keydown', this.onKeyDown);
     this.client.start();
@@ -156,7 +158,8 @@ export class GameController {
    */
   onState(st) {
     const mono = performance.now();
-    if (st.state !== 'open' && this.conn === 'open' && this.s.loaded) {
+    // ("connecting" after a rejoin is a moment's new session, not a lost connection.)
+    if ((st.state === 'reconnecting' || st.state === 'closed') && !this.frozen && this.s.loaded) {
       this.frozen = { black: clockLeft(this.s, 'black', mono), white: clockLeft(this.s, 'white', mono) };
     }
     if (st.state === 'open') this.frozen = null;
@@ -577,6 +580,7 @@ export class GameController {
     this.stopAutoplay();
     this.offLang();
     window.removeEventListener('online', this.onOnline);
+    window.removeEventListener('gomoku:renamed', this.onRenamed);
     document.removeEventListener('keydown', this.onKeyDown);
     this.client.stop();
   }
