@@ -79,16 +79,19 @@ func crossNodeGame(t *testing.T, host, aliceNode, bobNode *testEnv) (id string, 
 // TestAIRoomAcrossNodesAndFailover: the AI seat runs on the node holding the lease while
 // the human plays from another node (connected there: the lease holder does not end the
 // game by abandonment, and the human watches the machine think); when that node shuts
-// down, the other takes the room over and the game goes on to the end.
+// down, the other takes the room over and the game goes on to the end. The rooms run on
+// a fake clock: the grace passes when the test says so.
 func TestAIRoomAcrossNodesAndFailover(t *testing.T) {
 	rc := backends(t)["miniredis"](t)
-	short := func(_ *Config, o *room.Options) { o.Grace = 300 * time.Millisecond }
+	clock := room.NewFakeClock(time.Now())
+	short := func(_ *Config, o *room.Options) { o.Grace, o.Clock = 300*time.Millisecond, clock }
 	n1, n2 := newEnv(t, rc, withCluster, short), newEnv(t, rc, withCluster, short)
 	p := n1.player("Alice")
 	id := n1.createRoom(p.Token, map[string]any{"me": "black", "opponent": map[string]any{"kind": "ai", "level": "beginner"}})
 	c := n2.dial(id)
 	c.hello(p.Token, 0)
 	shutdownAt := 4
+	start := clock.Now()
 	for {
 		board := boardFromEvents(t, c.events)
 		if over := findEvent(c.events, "game_over"); over != nil {
@@ -97,8 +100,13 @@ func TestAIRoomAcrossNodesAndFailover(t *testing.T) {
 			break
 		}
 		require.Less(t, board.Ply(), 225)
-		if board.Ply() == 2 {
-			time.Sleep(600 * time.Millisecond) // the game really started: twice the grace
+		if board.Ply() == 2 && clock.Now().Before(start.Add(time.Second)) {
+			// The game really started; twice the grace later node 1 still counts the
+			// human connected through node 2, so its AI seat claims nothing.
+			clock.Advance(600 * time.Millisecond)
+			r := n1.mgr.Live(id)
+			require.NotNil(t, r)
+			require.True(t, r.Presence().Black.Connected, "node 1 counts the human on node 2")
 		}
 		if board.Ply() == shutdownAt && n1.mgr.Live(id) != nil {
 			require.True(t, slices.ContainsFunc(c.log, func(m msg) bool { return m.typ() == "ai" }),
