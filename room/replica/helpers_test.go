@@ -5,41 +5,35 @@ import (
 	"testing"
 	"time"
 
-	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/eventlog"
+	"github.com/gomoku-arena/gomoku/room/internal/roomtest"
 	"github.com/gomoku-arena/gomoku/room/roomstore"
 )
 
 var (
-	alice = room.Player{ID: "p_alice", Name: "Alice"}
-	bob   = room.Player{ID: "p_bob", Name: "Bob"}
-	t0    = time.Date(2026, 1, 2, 12, 0, 0, 0, time.UTC)
+	alice, bob = roomtest.Alice, roomtest.Bob
+	t0         = roomtest.T0
+	move       = roomtest.Move
 )
 
-// fixture is one miniredis shared by the test's nodes, and a fake clock.
-type fixture struct {
-	mr    *miniredis.Miniredis
-	clock *room.FakeClock
-	ctx   context.Context
-}
+// fixture is the shared one (a miniredis, a fake clock) with this package's nodes.
+type fixture struct{ *roomtest.Fixture }
 
-func newFixture(t *testing.T) *fixture {
-	return &fixture{mr: miniredis.RunT(t), clock: room.NewFakeClock(t0), ctx: context.Background()}
-}
+func newFixture(t *testing.T) *fixture { return &fixture{roomtest.New(t)} }
 
 // store returns a room store on its own Redis client (as one node has), with the
 // fixture's clock; hooks are added to the client.
 func (f *fixture) store(t *testing.T, hooks ...redis.Hook) *roomstore.Store {
-	c := redis.NewClient(&redis.Options{Addr: f.mr.Addr(), MaxRetries: -1})
+	c := redis.NewClient(&redis.Options{Addr: f.MR.Addr(), MaxRetries: -1})
 	for _, h := range hooks {
 		c.AddHook(h)
 	}
 	t.Cleanup(func() { _ = c.Close() })
-	return roomstore.New(eventlog.New(c, eventlog.WithClock(f.clock.Now)))
+	return roomstore.New(eventlog.New(c, eventlog.WithClock(f.Clock.Now)))
 }
 
 // leaseNode is a node whose Manager runs rooms active only with their lease (3 s). Its
@@ -49,20 +43,13 @@ func (f *fixture) leaseNode(t *testing.T, name string, hooks ...redis.Hook) (*ro
 	n := New(f.store(t, hooks...), Config{Node: name, LeaseTTL: 3 * time.Second})
 	n.cancel() // no watchers, no loops
 	t.Cleanup(n.Stop)
-	m := room.NewManager(n.keeper.st, room.Options{Clock: f.clock, Replicator: n})
+	m := room.NewManager(n.keeper.st, room.Options{Clock: f.Clock, Replicator: n})
 	t.Cleanup(func() { _ = m.Shutdown(context.Background()) })
 	return m, n
 }
 
 // tick runs one round of n's lease keeper, adopting through m.
-func (f *fixture) tick(n *Node, m *room.Manager) { n.keeper.Tick(f.ctx, m.Get) }
-
-func move(t *testing.T, r *room.Room, by room.Player, ply int, p string) room.Reply {
-	t.Helper()
-	rep, err := r.Do(context.Background(), room.Command{Kind: room.CmdMove, By: by, Ply: ply, Point: p})
-	require.NoError(t, err)
-	return rep
-}
+func (f *fixture) tick(n *Node, m *room.Manager) { n.keeper.Tick(f.Ctx, m.Get) }
 
 func waitUntil(t *testing.T, what string, cond func() bool) {
 	t.Helper()

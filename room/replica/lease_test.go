@@ -26,14 +26,14 @@ func TestLeaseFailover(t *testing.T) {
 	set.White = room.SeatSpec{Kind: room.AI, Level: "beginner"}
 
 	// Room 1: created on A (A holds the lease, active); Alice's connection is on B.
-	r1A, err := mA.Create(f.ctx, room.CreateRequest{Settings: set, Creator: &alice, Color: "black"})
+	r1A, err := mA.Create(f.Ctx, room.CreateRequest{Settings: set, Creator: &alice, Color: "black"})
 	require.NoError(t, err)
 	assert.False(t, r1A.Passive())
-	r1B, err := mB.Get(f.ctx, r1A.ID())
+	r1B, err := mB.Get(f.Ctx, r1A.ID())
 	require.NoError(t, err)
 	assert.True(t, r1B.Passive(), "B does not hold the lease")
 	// Room 2: created on A, nobody on B.
-	r2A, err := mA.Create(f.ctx, room.CreateRequest{Settings: set, Creator: &bob, Color: "black"})
+	r2A, err := mA.Create(f.Ctx, room.CreateRequest{Settings: set, Creator: &bob, Color: "black"})
 	require.NoError(t, err)
 	move(t, r2A, bob, 0, "h8")
 	waitUntil(t, "AI reply in room 2", func() bool { return r2A.State().Ply() == 2 })
@@ -44,8 +44,8 @@ func TestLeaseFailover(t *testing.T) {
 	assert.Empty(t, nB.keeper.Held())
 
 	// A dies without releasing anything; its leases run out.
-	require.NoError(t, mA.Shutdown(f.ctx))
-	f.mr.FastForward(4 * time.Second)
+	require.NoError(t, mA.Shutdown(f.Ctx))
+	f.MR.FastForward(4 * time.Second)
 	f.tick(nB, mB)
 	assert.ElementsMatch(t, []string{r1A.ID(), r2A.ID()}, nB.keeper.Held(), "B took both rooms over")
 	assert.False(t, r1B.Passive(), "room 1 active on B")
@@ -60,8 +60,8 @@ func TestLeaseFailover(t *testing.T) {
 	waitUntil(t, "AI reply in room 2 on B", func() bool { return r2B.State().Ply() == 4 })
 
 	// Graceful hand-over: B releases, the leases are free at once.
-	nB.keeper.ReleaseAll(f.ctx)
-	holder, _, err := f.store(t).Redis().LeaseHolder(f.ctx, r1A.ID())
+	nB.keeper.ReleaseAll(f.Ctx)
+	holder, _, err := f.store(t).Redis().LeaseHolder(f.Ctx, r1A.ID())
 	require.NoError(t, err)
 	assert.Empty(t, holder)
 }
@@ -71,14 +71,14 @@ func TestLeaseLostTurnsPassive(t *testing.T) {
 	mA, nA := f.leaseNode(t, "A")
 	set := room.DefaultSettings()
 	set.Time = room.TimeControl{BaseMS: 60_000}
-	r, err := mA.Create(f.ctx, room.CreateRequest{Settings: set, Creator: &alice, Color: "black"})
+	r, err := mA.Create(f.Ctx, room.CreateRequest{Settings: set, Creator: &alice, Color: "black"})
 	require.NoError(t, err)
 	assert.False(t, r.Passive())
 	// Another node steals the lease after it expired (A was frozen).
-	f.mr.FastForward(4 * time.Second)
-	c := redis.NewClient(&redis.Options{Addr: f.mr.Addr()})
+	f.MR.FastForward(4 * time.Second)
+	c := redis.NewClient(&redis.Options{Addr: f.MR.Addr()})
 	defer c.Close()
-	ok, err := eventlog.New(c).AcquireLease(f.ctx, r.ID(), "B", 3*time.Second)
+	ok, err := eventlog.New(c).AcquireLease(f.Ctx, r.ID(), "B", 3*time.Second)
 	require.NoError(t, err)
 	require.True(t, ok)
 	f.tick(nA, mA)
@@ -93,16 +93,16 @@ func TestPassiveNodeBehindCatchesUp(t *testing.T) {
 	f := newFixture(t)
 	mA, _ := f.leaseNode(t, "A")
 	mB, _ := f.leaseNode(t, "B")
-	rA, err := mA.Create(f.ctx, room.CreateRequest{Settings: room.DefaultSettings(), Creator: &alice, Color: "black"})
+	rA, err := mA.Create(f.Ctx, room.CreateRequest{Settings: room.DefaultSettings(), Creator: &alice, Color: "black"})
 	require.NoError(t, err)
-	rB, err := mB.Get(f.ctx, rA.ID())
+	rB, err := mB.Get(f.Ctx, rA.ID())
 	require.NoError(t, err)
 	require.True(t, rB.Passive(), "B does not hold the lease")
-	sub, err := rB.Subscribe(f.ctx, room.SubscribeOptions{Viewer: alice, FromSeq: rB.State().Seq()})
+	sub, err := rB.Subscribe(f.Ctx, room.SubscribeOptions{Viewer: alice, FromSeq: rB.State().Seq()})
 	require.NoError(t, err)
 	defer sub.Close()
 
-	_, err = rA.Do(f.ctx, room.Command{Kind: room.CmdSit, By: bob, Color: "white"})
+	_, err = rA.Do(f.Ctx, room.Command{Kind: room.CmdSit, By: bob, Color: "white"})
 	require.NoError(t, err)
 	require.Equal(t, room.PhaseWaiting, rB.State().Phase(), "B is behind")
 
@@ -119,7 +119,7 @@ func TestPassiveNodeBehindCatchesUp(t *testing.T) {
 
 	// A stores a chat B has not heard of: bob's move through B conflicts in Redis, B
 	// reloads and applies it on the fresh state.
-	_, err = rA.Do(f.ctx, room.Command{Kind: room.CmdChat, By: alice, Text: "gl"})
+	_, err = rA.Do(f.Ctx, room.Command{Kind: room.CmdChat, By: alice, Text: "gl"})
 	require.NoError(t, err)
 	rep = move(t, rB, bob, 1, "i9")
 	assert.Equal(t, uint64(7), rep.Seq)
@@ -128,10 +128,10 @@ func TestPassiveNodeBehindCatchesUp(t *testing.T) {
 	// identical append as already done); a real refusal stays one: an old ply via B.
 	rep = move(t, rA, bob, 1, "i9")
 	assert.Equal(t, uint64(7), rep.Seq)
-	_, err = rB.Do(f.ctx, room.Command{Kind: room.CmdMove, By: alice, Ply: 0, Point: "a1"})
+	_, err = rB.Do(f.Ctx, room.Command{Kind: room.CmdMove, By: alice, Ply: 0, Point: "a1"})
 	assert.NotContains(t, []string{"", "conflict", "game_not_started"}, protocol.Code(err))
 
-	evs, err := f.store(t).Events(f.ctx, rA.ID(), 1)
+	evs, err := f.store(t).Events(f.Ctx, rA.ID(), 1)
 	require.NoError(t, err)
 	want, err := room.Replay(evs)
 	require.NoError(t, err)
@@ -180,16 +180,16 @@ func TestLeaseKeeperRenewsInOneRoundTrip(t *testing.T) {
 	rooms := make([]*room.Room, n)
 	for i := range rooms {
 		p := room.Player{ID: fmt.Sprintf("p%d", i), Name: "p"}
-		r, err := m.Create(f.ctx, room.CreateRequest{Settings: room.DefaultSettings(), Creator: &p, Color: "black"})
+		r, err := m.Create(f.Ctx, room.CreateRequest{Settings: room.DefaultSettings(), Creator: &p, Color: "black"})
 		require.NoError(t, err)
 		require.False(t, r.Passive())
 		rooms[i] = r
 	}
 	f.tick(nA, m) // loads the renewal script
 	// Room 0's lease runs out and node B takes it.
-	_, err := c.Del(f.ctx, eventlog.KeysFor(rooms[0].ID()).Owner).Result()
+	_, err := c.Del(f.Ctx, eventlog.KeysFor(rooms[0].ID()).Owner).Result()
 	require.NoError(t, err)
-	ok, err := st.Redis().AcquireLease(f.ctx, rooms[0].ID(), "B", 3*time.Second)
+	ok, err := st.Redis().AcquireLease(f.Ctx, rooms[0].ID(), "B", 3*time.Second)
 	require.NoError(t, err)
 	require.True(t, ok)
 
@@ -202,10 +202,26 @@ func TestLeaseKeeperRenewsInOneRoundTrip(t *testing.T) {
 	assert.Len(t, k.Held(), n-1)
 	for _, r := range rooms[1:] {
 		assert.False(t, r.Passive())
-		holder, _, err := st.Redis().LeaseHolder(f.ctx, r.ID())
+		holder, _, err := st.Redis().LeaseHolder(f.Ctx, r.ID())
 		require.NoError(t, err)
 		assert.Equal(t, "A", holder)
 	}
+}
+
+// timedGame creates a 5-minute game between Alice (black) and Bob on m and plays until
+// black is to move, white having used 10 s.
+func timedGame(t *testing.T, f *fixture, m *room.Manager) *room.Room {
+	t.Helper()
+	set := room.DefaultSettings()
+	set.Time = room.TimeControl{BaseMS: 300_000}
+	r, err := m.Create(f.Ctx, room.CreateRequest{Settings: set, Creator: &alice, Color: "black"})
+	require.NoError(t, err)
+	_, err = r.Do(f.Ctx, room.Command{Kind: room.CmdSit, By: bob, Color: "white"})
+	require.NoError(t, err)
+	move(t, r, alice, 0, "h8")
+	f.Clock.Advance(10 * time.Second)
+	move(t, r, bob, 1, "i9")
+	return r
 }
 
 // nodeDiesInBlacksTurn plays a timed game on node A until black is to move (white used
@@ -215,27 +231,19 @@ func TestLeaseKeeperRenewsInOneRoundTrip(t *testing.T) {
 func nodeDiesInBlacksTurn(t *testing.T, f *fixture, copy bool) *room.Room {
 	mA, nA := f.leaseNode(t, "A")
 	mB, nB := f.leaseNode(t, "B")
-	set := room.DefaultSettings()
-	set.Time = room.TimeControl{BaseMS: 300_000}
-	rA, err := mA.Create(f.ctx, room.CreateRequest{Settings: set, Creator: &alice, Color: "black"})
-	require.NoError(t, err)
-	_, err = rA.Do(f.ctx, room.Command{Kind: room.CmdSit, By: bob, Color: "white"})
-	require.NoError(t, err)
-	move(t, rA, alice, 0, "h8")
-	f.clock.Advance(10 * time.Second)
-	move(t, rA, bob, 1, "i9")
+	rA := timedGame(t, f, mA)
 	if copy {
-		rB, err := mB.Get(f.ctx, rA.ID())
+		rB, err := mB.Get(f.Ctx, rA.ID())
 		require.NoError(t, err)
 		require.True(t, rB.Passive())
 	}
-	f.clock.Advance(2 * time.Second)
+	f.Clock.Advance(2 * time.Second)
 	f.tick(nA, mA)
-	f.clock.Advance(time.Second)
+	f.Clock.Advance(time.Second)
 	f.tick(nA, mA)
-	require.NoError(t, mA.Shutdown(f.ctx))
-	f.clock.Advance(5 * time.Second)
-	f.mr.FastForward(5 * time.Second)
+	require.NoError(t, mA.Shutdown(f.Ctx))
+	f.Clock.Advance(5 * time.Second)
+	f.MR.FastForward(5 * time.Second)
 	f.tick(nB, mB)
 	rB := mB.Live(rA.ID())
 	require.NotNil(t, rB, "B runs the room")
@@ -249,7 +257,7 @@ func nodeDiesInBlacksTurn(t *testing.T, f *fixture, copy bool) *room.Room {
 func TestFailoverChargesTheTurnUntilLastRenewal(t *testing.T) {
 	f := newFixture(t)
 	rB := nodeDiesInBlacksTurn(t, f, false)
-	c, running := rB.State().Clock(f.clock.Now())
+	c, running := rB.State().Clock(f.Clock.Now())
 	assert.True(t, running)
 	assert.Equal(t, room.Clocks{BlackMS: 297_000, WhiteMS: 290_000}, c, "3 s charged, the 5 s gap not")
 }
@@ -261,7 +269,7 @@ func TestFailoverChargesTheTurnUntilLastRenewal(t *testing.T) {
 func TestTakeoverChargesTheHandOver(t *testing.T) {
 	f := newFixture(t)
 	rB := nodeDiesInBlacksTurn(t, f, true)
-	c, running := rB.State().Clock(f.clock.Now())
+	c, running := rB.State().Clock(f.Clock.Now())
 	assert.True(t, running)
 	assert.Equal(t, room.Clocks{BlackMS: 292_000, WhiteMS: 290_000}, c, "8 s charged: the 5 s hand-over too")
 }
@@ -275,30 +283,22 @@ func TestPassiveCopyChargesTheRealTurn(t *testing.T) {
 	f := newFixture(t)
 	mA, nA := f.leaseNode(t, "A")
 	mB, nB := f.leaseNode(t, "B")
-	set := room.DefaultSettings()
-	set.Time = room.TimeControl{BaseMS: 300_000}
-	rA, err := mA.Create(f.ctx, room.CreateRequest{Settings: set, Creator: &alice, Color: "black"})
-	require.NoError(t, err)
-	_, err = rA.Do(f.ctx, room.Command{Kind: room.CmdSit, By: bob, Color: "white"})
-	require.NoError(t, err)
-	move(t, rA, alice, 0, "h8")
-	f.clock.Advance(10 * time.Second)
-	move(t, rA, bob, 1, "i9")
-	f.clock.Advance(2 * time.Second)
+	rA := timedGame(t, f, mA)
+	f.Clock.Advance(2 * time.Second)
 	f.tick(nA, mA)
-	f.clock.Advance(500 * time.Millisecond)
-	rB, err := mB.Get(f.ctx, rA.ID())
+	f.Clock.Advance(500 * time.Millisecond)
+	rB, err := mB.Get(f.Ctx, rA.ID())
 	require.NoError(t, err)
 	require.True(t, rB.Passive())
-	c, _ := rB.State().Clock(f.clock.Now())
+	c, _ := rB.State().Clock(f.Clock.Now())
 	assert.Equal(t, room.Clocks{BlackMS: 297_500, WhiteMS: 290_000}, c, "the copy charges the real 2.5 s")
 
-	require.NoError(t, mA.Shutdown(f.ctx))
-	f.clock.Advance(5 * time.Second)
-	f.mr.FastForward(5 * time.Second)
+	require.NoError(t, mA.Shutdown(f.Ctx))
+	f.Clock.Advance(5 * time.Second)
+	f.MR.FastForward(5 * time.Second)
 	f.tick(nB, mB)
 	require.False(t, rB.Passive(), "B took the room over")
-	c, _ = rB.State().Clock(f.clock.Now())
+	c, _ = rB.State().Clock(f.Clock.Now())
 	assert.Equal(t, room.Clocks{BlackMS: 292_500, WhiteMS: 290_000}, c, "7.5 s charged, the hand-over included")
 }
 
@@ -309,43 +309,35 @@ func TestPassiveCopyChargesTheRealTurn(t *testing.T) {
 func TestRestartCreditSurvivesAHandOver(t *testing.T) {
 	f := newFixture(t)
 	mA, nA := f.leaseNode(t, "A")
-	set := room.DefaultSettings()
-	set.Time = room.TimeControl{BaseMS: 300_000}
-	rA, err := mA.Create(f.ctx, room.CreateRequest{Settings: set, Creator: &alice, Color: "black"})
-	require.NoError(t, err)
-	_, err = rA.Do(f.ctx, room.Command{Kind: room.CmdSit, By: bob, Color: "white"})
-	require.NoError(t, err)
-	move(t, rA, alice, 0, "h8")
-	f.clock.Advance(10 * time.Second)
-	move(t, rA, bob, 1, "i9")
-	f.clock.Advance(2 * time.Second)
+	rA := timedGame(t, f, mA)
+	f.Clock.Advance(2 * time.Second)
 	f.tick(nA, mA)
-	require.NoError(t, mA.Shutdown(f.ctx))
-	f.clock.Advance(time.Hour)
-	f.mr.FastForward(time.Hour)
+	require.NoError(t, mA.Shutdown(f.Ctx))
+	f.Clock.Advance(time.Hour)
+	f.MR.FastForward(time.Hour)
 
 	mC, nC := f.leaseNode(t, "C")
 	f.tick(nC, mC)
 	rC := mC.Live(rA.ID())
 	require.NotNil(t, rC, "C adopted the room")
 	require.False(t, rC.Passive())
-	c, _ := rC.State().Clock(f.clock.Now())
+	c, _ := rC.State().Clock(f.Clock.Now())
 	assert.Equal(t, room.Clocks{BlackMS: 298_000, WhiteMS: 290_000}, c, "2 s charged, the hour down not")
-	f.clock.Advance(time.Second)
+	f.Clock.Advance(time.Second)
 	f.tick(nC, mC)
 
 	mB, nB := f.leaseNode(t, "B")
-	rB, err := mB.Get(f.ctx, rA.ID())
+	rB, err := mB.Get(f.Ctx, rA.ID())
 	require.NoError(t, err)
 	require.True(t, rB.Passive())
-	c, _ = rB.State().Clock(f.clock.Now())
+	c, _ = rB.State().Clock(f.Clock.Now())
 	assert.Equal(t, room.Clocks{BlackMS: 297_000, WhiteMS: 290_000}, c, "B's copy applies C's stored credit")
-	require.NoError(t, mC.Shutdown(f.ctx))
-	f.clock.Advance(4 * time.Second)
-	f.mr.FastForward(4 * time.Second)
+	require.NoError(t, mC.Shutdown(f.Ctx))
+	f.Clock.Advance(4 * time.Second)
+	f.MR.FastForward(4 * time.Second)
 	f.tick(nB, mB)
 	require.False(t, rB.Passive(), "B took the room over")
-	c, _ = rB.State().Clock(f.clock.Now())
+	c, _ = rB.State().Clock(f.Clock.Now())
 	assert.Equal(t, room.Clocks{BlackMS: 293_000, WhiteMS: 290_000}, c, "7 s charged in all: the hand-over too, the hour not")
 }
 
@@ -385,17 +377,17 @@ func TestStuckRoomDelaysNoRenewal(t *testing.T) {
 	stuck := &blockingHook{name: "lrange"}
 	mA, nA := f.leaseNode(t, "A")
 	mB, nB := f.leaseNode(t, "B", stuck)
-	rX, err := mA.Create(f.ctx, room.CreateRequest{Settings: room.DefaultSettings(), Creator: &alice, Color: "black"})
+	rX, err := mA.Create(f.Ctx, room.CreateRequest{Settings: room.DefaultSettings(), Creator: &alice, Color: "black"})
 	require.NoError(t, err)
-	rXB, err := mB.Get(f.ctx, rX.ID())
+	rXB, err := mB.Get(f.Ctx, rX.ID())
 	require.NoError(t, err)
 	require.True(t, rXB.Passive())
-	rY, err := mB.Create(f.ctx, room.CreateRequest{Settings: room.DefaultSettings(), Creator: &bob, Color: "black"})
+	rY, err := mB.Create(f.Ctx, room.CreateRequest{Settings: room.DefaultSettings(), Creator: &bob, Color: "black"})
 	require.NoError(t, err)
 	require.False(t, rY.Passive())
-	require.NoError(t, mA.Shutdown(f.ctx))
-	nA.keeper.ReleaseAll(f.ctx) // X's lease is free: B will take it over
-	f.mr.FastForward(2 * time.Second)
+	require.NoError(t, mA.Shutdown(f.Ctx))
+	nA.keeper.ReleaseAll(f.Ctx) // X's lease is free: B will take it over
+	f.MR.FastForward(2 * time.Second)
 
 	stuck.on.Store(true)
 	start := time.Now()
@@ -404,10 +396,10 @@ func TestStuckRoomDelaysNoRenewal(t *testing.T) {
 	stuck.on.Store(false)
 	assert.Less(t, took, 2*time.Second, "the round waited for the stuck room only until the call deadline (1 s)")
 	assert.True(t, rXB.Passive(), "not taken over without catching up")
-	holder, _, err := nB.rs.LeaseHolder(f.ctx, rX.ID())
+	holder, _, err := nB.rs.LeaseHolder(f.Ctx, rX.ID())
 	require.NoError(t, err)
 	assert.Empty(t, holder, "the stuck room's lease is given back")
-	holder, ttl, err := nB.rs.LeaseHolder(f.ctx, rY.ID())
+	holder, ttl, err := nB.rs.LeaseHolder(f.Ctx, rY.ID())
 	require.NoError(t, err)
 	assert.Equal(t, "B", holder)
 	assert.Greater(t, ttl, 2*time.Second, "the other room's lease was renewed")

@@ -42,7 +42,7 @@ func (c *commandCounter) count(cmd redis.Cmder) {
 // startedNode is a node with its replication running (watchers, lease keeper).
 func (f *fixture) startedNode(t *testing.T, name string, hooks ...redis.Hook) *room.Manager {
 	n := New(f.store(t, hooks...), Config{Node: name})
-	m := room.NewManager(n.keeper.st, room.Options{Clock: f.clock, Replicator: n})
+	m := room.NewManager(n.keeper.st, room.Options{Clock: f.Clock, Replicator: n})
 	n.Start(m.Get)
 	t.Cleanup(func() {
 		_ = m.Shutdown(context.Background())
@@ -60,17 +60,17 @@ func TestWatcherAppliesCarriedEvents(t *testing.T) {
 	lrange := &commandCounter{name: "lrange"}
 	mA := f.startedNode(t, "A")
 	mB := f.startedNode(t, "B", lrange)
-	rA, err := mA.Create(f.ctx, room.CreateRequest{Settings: room.DefaultSettings(), Creator: &alice, Color: "black"})
+	rA, err := mA.Create(f.Ctx, room.CreateRequest{Settings: room.DefaultSettings(), Creator: &alice, Color: "black"})
 	require.NoError(t, err)
-	rB, err := mB.Get(f.ctx, rA.ID())
+	rB, err := mB.Get(f.Ctx, rA.ID())
 	require.NoError(t, err)
 	require.True(t, rB.Passive())
-	sub, err := rB.Subscribe(f.ctx, room.SubscribeOptions{FromSeq: rB.Seq()})
+	sub, err := rB.Subscribe(f.Ctx, room.SubscribeOptions{FromSeq: rB.Seq()})
 	require.NoError(t, err)
 	defer sub.Close()
 	waitUntil(t, "B's restore and its watcher's first catch-up", func() bool { return lrange.n.Load() == 2 })
 
-	_, err = rA.Do(f.ctx, room.Command{Kind: room.CmdSit, By: bob, Color: "white"})
+	_, err = rA.Do(f.Ctx, room.Command{Kind: room.CmdSit, By: bob, Color: "white"})
 	require.NoError(t, err)
 	move(t, rA, alice, 0, "h8")
 	move(t, rA, bob, 1, "i9")

@@ -19,7 +19,7 @@ import (
 func TestSummaryWrittenOnChangeOrEvery(t *testing.T) {
 	f := newFixture(t)
 	newStore := func() *Store {
-		c := redis.NewClient(&redis.Options{Addr: f.mr.Addr(), MaxRetries: -1})
+		c := redis.NewClient(&redis.Options{Addr: f.MR.Addr(), MaxRetries: -1})
 		t.Cleanup(func() { _ = c.Close() })
 		return New(eventlog.New(c), WithSummaryEvery(5*time.Second))
 	}
@@ -29,7 +29,7 @@ func TestSummaryWrittenOnChangeOrEvery(t *testing.T) {
 		Black: room.SeatSummary{Kind: room.Human, PlayerID: alice.ID, Name: alice.Name},
 		White: room.SeatSummary{Kind: room.Human, PlayerID: bob.ID, Name: bob.Name},
 		Seq:   1, CreatedAt: t0.UnixMilli(), UpdatedAt: t0.UnixMilli()}
-	require.NoError(t, st.Create(f.ctx, id, room.Event{Seq: 1, Kind: room.EvCreated, At: t0.UnixMilli(), Game: 1, Room: id}, sum))
+	require.NoError(t, st.Create(f.Ctx, id, room.Event{Seq: 1, Kind: room.EvCreated, At: t0.UnixMilli(), Game: 1, Room: id}, sum))
 	seq := uint64(1)
 	ply := 0
 
@@ -66,30 +66,30 @@ func TestSummaryWrittenOnChangeOrEvery(t *testing.T) {
 			sum.Ply, sum.Seq, sum.UpdatedAt = ply+1, seq+1, at
 			ev := room.Event{Seq: seq + 1, Kind: room.EvMove, At: at, Game: 1, Color: "black", Point: "h8", Ply: ply}
 			if tc.fail {
-				f.mr.SetError("LOADING fake outage")
+				f.MR.SetError("LOADING fake outage")
 			}
-			err := by.Append(f.ctx, id, seq, []room.Event{ev}, sum)
-			f.mr.SetError("")
+			err := by.Append(f.Ctx, id, seq, []room.Event{ev}, sum)
+			f.MR.SetError("")
 			if tc.fail {
 				require.Error(t, err)
 			} else {
 				require.NoError(t, err)
 				seq, ply = seq+1, ply+1
 			}
-			evs, err := st.Events(f.ctx, id, 1)
+			evs, err := st.Events(f.Ctx, id, 1)
 			require.NoError(t, err)
 			assert.Len(t, evs, int(seq), "every event stored")
-			got, err := st.Summary(f.ctx, id)
+			got, err := st.Summary(f.Ctx, id)
 			require.NoError(t, err)
 			assert.Equal(t, tc.wantPly, got.Ply)
 			if sum.Status == "finished" {
 				assert.Equal(t, "finished", got.Status)
 				assert.Equal(t, "black", got.Result)
-				_, err := f.mr.ZScore(eventlog.KeyLobbyLive, id)
+				_, err := f.MR.ZScore(eventlog.KeyLobbyLive, id)
 				assert.Error(t, err, "left the live lobby")
 				return
 			}
-			score, err := f.mr.ZScore(eventlog.KeyLobbyLive, id)
+			score, err := f.MR.ZScore(eventlog.KeyLobbyLive, id)
 			require.NoError(t, err)
 			assert.Equal(t, float64(t0.UnixMilli()+tc.wantLive), score, "lobby score")
 		})
