@@ -39,6 +39,9 @@ func (s *Server) routes() *echo.Echo {
 	api.Match(getHead, "/rooms/:id", s.getRoom)
 	api.Match(getHead, "/rooms/:id/record", s.getRecord)
 	api.Match(getHead, "/engines", s.engines)
+	learn := newLearn()
+	api.POST("/learn/compare", learn.compare)
+	api.POST("/learn/tree", learn.tree)
 
 	// The WebSocket endpoint only upgrades: GET alone.
 	e.GET("/ws/rooms/:id", s.websocket)
@@ -51,6 +54,7 @@ func (s *Server) routes() *echo.Echo {
 
 	e.Match(getHead, "/", page)
 	e.Match(getHead, "/r/:id", page)
+	e.Match(getHead, "/learn", page)
 	e.Match(getHead, "/static/*", staticFile)
 	return e
 }

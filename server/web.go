@@ -94,7 +94,7 @@ func machinePath(p string) bool {
 	return false
 }
 
-// page serves the single page of the web app ("/", "/r/{id}").
+// page serves the single page of the web app ("/", "/r/{id}", "/learn").
 func page(c echo.Context) error {
 	a := frontend.Page()
 	serveAsset(c, "index.html", a, cacheRevalidate)

@@ -52,14 +52,22 @@ const DefaultDepth = 4
 // winValue is the value of a won position (minus the plies to reach it).
 const winValue int64 = 1 << 40
 
+// WinValue is the value of a won position: a win in n plies is WinValue-n, a loss
+// -WinValue+n (clients show these as wins, not as numbers).
+const WinValue = winValue
+
 // ErrGameOver is returned by Search for a finished game.
 var ErrGameOver = errors.New("baseline: game is over")
+
+// ErrNodeLimit is returned by Search when it stopped at Options.MaxNodes.
+var ErrNodeLimit = errors.New("baseline: node limit reached")
 
 // Options configure the baseline.
 type Options struct {
 	Mode          Mode
-	Depth         int // plies; 0 means DefaultDepth
-	MaxCandidates int // keep only the best N candidates in ordered modes; 0 keeps all
+	Depth         int    // plies; 0 means DefaultDepth
+	MaxCandidates int    // keep only the best N candidates in ordered modes; 0 keeps all
+	MaxNodes      uint64 // stop Search with ErrNodeLimit after this many nodes; 0 is no cap
 }
 
 // SearchResult is the outcome of a fixed-depth search.
@@ -154,11 +162,15 @@ func Search(ctx context.Context, b *engine.Board, opts Options) (SearchResult, e
 	}
 	start := time.Now()
 	s := newSearcher(ctx, b, opts)
+	s.maxNodes = opts.MaxNodes
 	mv, v, ok := s.root(opts.Depth)
 	res := SearchResult{Move: mv, Value: v, Depth: opts.Depth, Nodes: s.nodes, Elapsed: time.Since(start)}
 	if !ok {
 		if err := ctx.Err(); err != nil {
 			return res, err
+		}
+		if s.maxNodes > 0 && s.nodes >= s.maxNodes {
+			return res, ErrNodeLimit
 		}
 		return res, context.DeadlineExceeded
 	}
@@ -335,6 +347,18 @@ func (s *searcher) undo(i int) {
 	s.g.Remove(i)
 }
 
+// outcomeValue is the value of a finished game reached at ply, from the root player's
+// point of view: quicker wins and slower losses are better.
+func (s *searcher) outcomeValue(o engine.Outcome, ply int) int64 {
+	switch o.Winner {
+	case s.me:
+		return winValue - int64(ply)
+	case engine.Empty:
+		return 0
+	}
+	return -winValue + int64(ply)
+}
+
 // search is minimax (with alpha-beta unless in ModeMinimax) from the root player's
 // point of view; it returns the value and the best move's index (-1 at leaves).
 func (s *searcher) search(depth int, alpha, beta int64, ply int) (int64, int) {
@@ -379,14 +403,7 @@ func (s *searcher) search(depth int, alpha, beta int64, ply int) (int64, int) {
 		s.play(c.i)
 		var v int64
 		if o := s.b.Outcome(); o.Over {
-			switch o.Winner {
-			case s.me:
-				v = winValue - int64(ply+1)
-			case engine.Empty:
-				v = 0
-			default:
-				v = -winValue + int64(ply+1)
-			}
+			v = s.outcomeValue(o, ply+1)
 			s.nodes++
 		} else {
 			v, _ = s.search(depth-1, alpha, beta, ply+1)

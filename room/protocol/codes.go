@@ -31,6 +31,7 @@ const (
 	CodeNoSuchEngine     = "no_such_engine"
 	CodeHelloRequired    = "hello_required"
 	CodeAIBusy           = "ai_busy"
+	CodeLearnBusy        = "learn_busy"
 	CodeUnavailable      = "unavailable"
 	CodeShuttingDown     = "shutting_down"
 	CodeTimeout          = "timeout"
@@ -65,6 +66,7 @@ var statuses = map[string]int{
 	CodeNoSuchEngine:     http.StatusBadRequest,
 	CodeHelloRequired:    http.StatusBadRequest,
 	CodeAIBusy:           http.StatusServiceUnavailable,
+	CodeLearnBusy:        http.StatusServiceUnavailable,
 	CodeUnavailable:      http.StatusServiceUnavailable,
 	CodeShuttingDown:     http.StatusServiceUnavailable,
 	CodeTimeout:          http.StatusGatewayTimeout,

@@ -1,0 +1,176 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"runtime"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/engine/baseline"
+	"github.com/gomoku-arena/gomoku/room/protocol"
+)
+
+// Bounds of the classroom's work per request (docs/protocol.md, "Classroom").
+const (
+	learnNodeCap = 2_000_000       // per mode
+	learnTimeCap = 2 * time.Second // per mode
+	learnWait    = 3 * time.Second // longest wait for a free slot before learn_busy
+	learnBody    = 4 << 10
+)
+
+// learnModes are the compared algorithms, from the textbook's first to its last.
+var learnModes = [...]baseline.Mode{baseline.ModeMinimax, baseline.ModeAlphaBeta, baseline.ModeOrdered, baseline.ModeOrderedTT}
+
+// learn serves POST /api/learn/compare and /api/learn/tree. Its searches are CPU work
+// outside the AI scheduler, so they are bounded three ways: caps per search, one
+// request at a time per client IP, and a few node-wide slots (half the CPUs) so that
+// live AI seats keep the rest.
+type learn struct {
+	perIP *ipLimiter
+	slots chan struct{}
+	// nodeCap and timeCap bound each search, wait the wait for a slot (tests lower them).
+	nodeCap uint64
+	timeCap time.Duration
+	wait    time.Duration
+}
+
+func newLearn() *learn {
+	return &learn{
+		perIP:   newIPLimiter(1),
+		slots:   make(chan struct{}, max(1, runtime.NumCPU()/2)),
+		nodeCap: learnNodeCap,
+		timeCap: learnTimeCap,
+		wait:    learnWait,
+	}
+}
+
+// errLearnBusy refuses a classroom request when every slot stays busy for learnWait.
+var errLearnBusy = protocol.NewError("server", protocol.CodeLearnBusy, "the classroom engine is busy: try again in a few seconds")
+
+// acquire takes the client's slot and a node slot; release undoes both.
+func (l *learn) acquire(c echo.Context) (release func(), err error) {
+	ip := c.RealIP()
+	if !l.perIP.acquire(ip) {
+		return nil, protocol.Errorf(protocol.CodeRateLimited, "one classroom search at a time per client")
+	}
+	ctx, cancel := context.WithTimeout(c.Request().Context(), l.wait)
+	defer cancel()
+	select {
+	case l.slots <- struct{}{}:
+		return func() { <-l.slots; l.perIP.release(ip) }, nil
+	case <-ctx.Done():
+		l.perIP.release(ip)
+		return nil, errLearnBusy
+	}
+}
+
+// position decodes the request body and plays its position out.
+func learnPosition(c echo.Context, maxDepth int) (protocol.LearnRequest, *engine.Board, error) {
+	body, err := readBody(c, learnBody)
+	if err != nil {
+		return protocol.LearnRequest{}, nil, err
+	}
+	req, err := protocol.DecodeLearnRequest(body, maxDepth)
+	if err != nil {
+		return req, nil, err
+	}
+	rule, _ := engine.ParseRule(req.Rule) // checked by the decoder
+	moves, err := engine.ParseMoves(req.Moves, req.Size)
+	if err != nil {
+		return req, nil, protocol.Errorf(protocol.CodeBadRequest, "moves: %v", err)
+	}
+	b, err := engine.BoardFromMoves(req.Size, rule, moves)
+	if err != nil {
+		return req, nil, protocol.Errorf(protocol.CodeBadRequest, "moves: %v", err)
+	}
+	if b.Outcome().Over {
+		return req, nil, protocol.Errorf(protocol.CodeGameOver, "the position is a finished game")
+	}
+	if b.Ply() == 0 {
+		return req, nil, protocol.Errorf(protocol.CodeBadRequest, "play at least one move: the first move is not searched")
+	}
+	return req, b, nil
+}
+
+func colorName(c engine.Color) string {
+	if c == engine.White {
+		return "white"
+	}
+	return "black"
+}
+
+// compare runs the four algorithms on the position, each under the caps.
+func (l *learn) compare(c echo.Context) error {
+	req, b, err := learnPosition(c, protocol.LearnMaxDepth)
+	if err != nil {
+		return err
+	}
+	release, err := l.acquire(c)
+	if err != nil {
+		return err
+	}
+	defer release()
+	out := protocol.LearnCompare{Depth: req.Depth, ToMove: colorName(b.ToMove()), Win: baseline.WinValue,
+		NodeCap: l.nodeCap, TimeCapMS: l.timeCap.Milliseconds()}
+	for _, mode := range learnModes {
+		ctx, cancel := context.WithTimeout(c.Request().Context(), l.timeCap)
+		res, err := baseline.Search(ctx, b, baseline.Options{Mode: mode, Depth: req.Depth, MaxNodes: l.nodeCap})
+		cancel()
+		row := protocol.LearnMode{Mode: mode.String(), Nodes: res.Nodes, TimeMS: float64(res.Elapsed.Microseconds()) / 1000}
+		switch {
+		case err == nil:
+			v := res.Value
+			row.Complete, row.Move, row.Value = true, res.Move.String(), &v
+		case errors.Is(err, baseline.ErrNodeLimit):
+			row.Stopped = "nodes"
+		case c.Request().Context().Err() != nil:
+			return protocol.Errorf(protocol.CodeTimeout, "request cancelled")
+		default:
+			row.Stopped = "time"
+		}
+		out.Modes = append(out.Modes, row)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// tree records a shallow alpha-beta search for the drawing.
+func (l *learn) tree(c echo.Context) error {
+	req, b, err := learnPosition(c, protocol.LearnMaxTreeDepth)
+	if err != nil {
+		return err
+	}
+	release, err := l.acquire(c)
+	if err != nil {
+		return err
+	}
+	defer release()
+	ctx, cancel := context.WithTimeout(c.Request().Context(), l.timeCap)
+	defer cancel()
+	root, err := baseline.Tree(ctx, b, req.Depth, req.Width)
+	if err != nil {
+		return protocol.Errorf(protocol.CodeTimeout, "the tree search did not finish in time")
+	}
+	out := protocol.LearnTree{Depth: req.Depth, Width: req.Width, ToMove: colorName(b.ToMove()), Win: baseline.WinValue}
+	out.Root = wireNode(root, &out.Nodes)
+	return c.JSON(http.StatusOK, out)
+}
+
+func wireNode(n *baseline.TreeNode, count *int) *protocol.LearnNode {
+	*count++
+	w := &protocol.LearnNode{Max: n.Maximizing, Alpha: n.Alpha, Beta: n.Beta, Value: n.Value, Leaf: n.Leaf,
+		Terminal: n.Terminal, Best: n.Best, Cut: n.Cut, CutBy: n.CutBy}
+	if n.Move != engine.NoPoint {
+		w.Move = n.Move.String()
+	}
+	for _, p := range n.Pruned {
+		w.Pruned = append(w.Pruned, p.String())
+	}
+	for _, ch := range n.Children {
+		w.Children = append(w.Children, wireNode(ch, count))
+	}
+	return w
+}
