@@ -146,3 +146,13 @@ export function engines() {
 export function recordURL(id, format) {
   return `/api/rooms/${encodeURIComponent(id)}/record?format=${format}`;
 }
+
+/** learnCompare runs the classroom's four searches on a position (docs/protocol.md, "Classroom"). */
+export function learnCompare(body) {
+  return call('POST', '/api/learn/compare', body);
+}
+
+/** learnTree records a shallow alpha-beta search tree of a position. */
+export function learnTree(body) {
+  return call('POST', '/api/learn/tree', body);
+}

@@ -1,6 +1,6 @@
 // @ts-check
 // app.js: entry point. Shell (top bar, language, sound, name), identity check, router ("/"
-// lobby, "/r/{id}" game, anything else "page not found").
+// lobby, "/r/{id}" game, "/learn" classroom, anything else "page not found").
 import { detectLang, setLang, getLang, onLang, t } from './i18n.js';
 import { applyI18n, toast } from './dom.js';
 import { icon } from './icons.js';
@@ -8,6 +8,7 @@ import * as store from './store.js';
 import * as sound from './sound.js';
 import { renderLobby, openCreateDialog } from './lobby.js';
 import { renderGame } from './game.js';
+import { renderLearn } from './learn.js';
 import { errorText } from './errors.js';
 import * as api from './api.js';
 import { fatalPage } from './views/fatal.js';
@@ -45,6 +46,7 @@ function route() {
   window.scrollTo(0, 0);
   if (m) teardown = renderGame(main, m[1], { navigate, playerName });
   else if (location.pathname === '/') teardown = renderLobby(main, { navigate, playerName });
+  else if (/^\/learn\/?$/.test(location.pathname)) teardown = renderLearn(main);
   else fatalPage(main, 'page.notFound', 'page.notFound.text');
 }
 
@@ -120,7 +122,7 @@ function setupShell() {
     const a = /** @type {HTMLAnchorElement | null} */ (/** @type {Element} */ (e.target).closest('a[href]'));
     if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || a.target || a.hasAttribute('download')) return;
     const url = new URL(a.href, location.href);
-    if (url.origin !== location.origin || !(url.pathname === '/' || url.pathname.startsWith('/r/'))) return;
+    if (url.origin !== location.origin || !(url.pathname === '/' || url.pathname === '/learn' || url.pathname.startsWith('/r/'))) return;
     e.preventDefault();
     navigate(url.pathname + url.search);
   });
