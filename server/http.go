@@ -42,6 +42,7 @@ func (s *Server) routes() *echo.Echo {
 	learn := newLearn()
 	api.POST("/learn/compare", learn.compare)
 	api.POST("/learn/tree", learn.tree)
+	api.POST("/learn/eval", learn.eval)
 
 	// The WebSocket endpoint only upgrades: GET alone.
 	e.GET("/ws/rooms/:id", s.websocket)

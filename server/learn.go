@@ -68,7 +68,8 @@ func (l *learn) acquire(c echo.Context) (release func(), err error) {
 	}
 }
 
-// position decodes the request body and plays its position out.
+// learnPosition decodes the request body and plays its position out. A position to
+// search (maxDepth > 0) must have a move and no winner yet.
 func learnPosition(c echo.Context, maxDepth int) (protocol.LearnRequest, *engine.Board, error) {
 	body, err := readBody(c, learnBody)
 	if err != nil {
@@ -86,6 +87,9 @@ func learnPosition(c echo.Context, maxDepth int) (protocol.LearnRequest, *engine
 	b, err := engine.BoardFromMoves(req.Size, rule, moves)
 	if err != nil {
 		return req, nil, protocol.Errorf(protocol.CodeBadRequest, "moves: %v", err)
+	}
+	if maxDepth == 0 {
+		return req, b, nil
 	}
 	if b.Outcome().Over {
 		return req, nil, protocol.Errorf(protocol.CodeGameOver, "the position is a finished game")
@@ -173,4 +177,27 @@ func wireNode(n *baseline.TreeNode, count *int) *protocol.LearnNode {
 		w.Children = append(w.Children, wireNode(ch, count))
 	}
 	return w
+}
+
+// eval explains the classroom evaluation of a position (one pass over the board: no
+// slot needed).
+func (l *learn) eval(c echo.Context) error {
+	_, b, err := learnPosition(c, 0)
+	if err != nil {
+		return err
+	}
+	ex := baseline.Explain(b)
+	out := protocol.LearnEval{ToMove: colorName(ex.ToMove), Black: ex.Black, White: ex.White, Value: ex.Value,
+		Weights: map[string]int{"five": baseline.ScoreFive, "open_four": baseline.ScoreOpenFour, "four": baseline.ScoreFour,
+			"open_three": baseline.ScoreOpenThree, "closed_three": baseline.ScoreClosedThree,
+			"open_two": baseline.ScoreOpenTwo, "closed_two": baseline.ScoreClosedTwo},
+		Patterns: []protocol.LearnPattern{}}
+	for _, p := range ex.Patterns {
+		w := protocol.LearnPattern{Color: colorName(p.Color), Open: p.Open, Kind: p.Kind, Score: p.Score}
+		for _, st := range p.Stones {
+			w.Stones = append(w.Stones, st.String())
+		}
+		out.Patterns = append(out.Patterns, w)
+	}
+	return c.JSON(http.StatusOK, out)
 }

@@ -114,6 +114,29 @@ func TestLearnRoutes(t *testing.T) {
 	require.Equal(t, http.StatusOK, res.StatusCode)
 }
 
+func TestLearnEval(t *testing.T) {
+	var ex protocol.LearnEval
+	learnRun(t, (*learn).eval, `{"moves":"h8a1i8a2j8"}`, &ex)
+	require.Equal(t, "white", ex.ToMove)
+	require.Equal(t, int64(2000), ex.Black)
+	require.Equal(t, int64(50), ex.White)
+	require.Equal(t, int64(10*50-12*2000), ex.Value)
+	require.Equal(t, 2000, ex.Weights["open_three"])
+	require.Len(t, ex.Patterns, 2)
+	for _, p := range ex.Patterns {
+		if p.Color == "black" {
+			require.Equal(t, protocol.LearnPattern{Color: "black", Stones: []string{"h8", "i8", "j8"}, Open: 2, Kind: "open_three", Score: 2000}, p)
+		}
+	}
+	// A finished game and the empty board are explained too; a depth is refused.
+	learnRun(t, (*learn).eval, `{"moves":"h8a1i8a2j8a3k8a4l8"}`, &ex)
+	require.Equal(t, "five", ex.Patterns[len(ex.Patterns)-1].Kind)
+	learnRun(t, (*learn).eval, `{"moves":""}`, &ex)
+	require.Empty(t, ex.Patterns)
+	err := newLearn().eval(learnCtx(t, `{"moves":"h8","depth":2}`))
+	require.Equal(t, protocol.CodeBadRequest, protocol.Code(err))
+}
+
 func learnCtx(t *testing.T, body string) echo.Context {
 	t.Helper()
 	req := httptest.NewRequest(http.MethodPost, "/api/learn/compare", strings.NewReader(body))

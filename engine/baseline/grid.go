@@ -61,19 +61,9 @@ func (g *grid) patterns() (sb, sw int64) {
 			continue
 		}
 		for _, d := range g.Dirs {
-			if g.Cells[i-d] == c {
-				continue // not the start of the run
-			}
-			n := 1
-			for g.Cells[i+n*d] == c {
-				n++
-			}
-			open := 0
-			if g.Cells[i-d] == empty {
-				open++
-			}
-			if g.Cells[i+n*d] == empty {
-				open++
+			n, open := g.runAt(i, d, c)
+			if n == 0 {
+				continue
 			}
 			s := runScore(n, open)
 			if c == black {
@@ -84,6 +74,25 @@ func (g *grid) patterns() (sb, sw int64) {
 		}
 	}
 	return sb, sw
+}
+
+// runAt returns the length and open ends of the run of colour c that starts at i in
+// direction d, or n == 0 when i is not the start of one.
+func (g *grid) runAt(i, d int, c int8) (n, open int) {
+	if g.Cells[i-d] == c {
+		return 0, 0
+	}
+	n = 1
+	for g.Cells[i+n*d] == c {
+		n++
+	}
+	if g.Cells[i-d] == empty {
+		open++
+	}
+	if g.Cells[i+n*d] == empty {
+		open++
+	}
+	return n, open
 }
 
 // pointScore is the move-ordering heuristic: the pattern score colour c would get on

@@ -59,4 +59,15 @@ func TestLearnCompareAndTree(t *testing.T) {
 	cut := `[...document.querySelectorAll('#learn-treeview .node-cut')][0].closest('li')`
 	Eval[cd.Void](p, `(() => { const b = `+cut+`.querySelector(':scope > button.node-row'); if (b.getAttribute('aria-expanded') === 'false') b.click(); })()`)
 	p.Wait("cut explained", cut+`.querySelector(':scope > .node-body > .cut-why') !== null && `+cut+`.querySelectorAll(':scope > .node-body > ul > li.is-pruned').length > 0`, 5*time.Second)
+
+	// The evaluation, pattern by pattern: black's open three h8 i8 j8 and white's two
+	// against the edge; the formula gives white's value and a row marks its stones.
+	p.Open("/learn?moves=h8a1i8a2j8")
+	p.Wait("page", `document.querySelector('#learn-moves').value === 'h8a1i8a2j8'`, 10*time.Second)
+	p.Click("#learn-eval")
+	p.Wait("eval table", `document.querySelectorAll('#learn-evaltable tbody tr').length === 2`, 10*time.Second)
+	require.Equal(t, []string{"closed_two", "open_three"}, Eval[[]string](p, `[...document.querySelectorAll('#learn-evaltable tbody tr')].map(tr => tr.dataset.kind)`), "white (to move) first")
+	require.Contains(t, Eval[string](p, `document.querySelector('#learn-formula').textContent`), "-23,500")
+	p.Click(`#learn-evaltable tr[data-kind="open_three"] button.learn-stones`)
+	p.Wait("marked", `document.querySelectorAll('.learn-board .marks circle.win').length === 3`, 5*time.Second)
 }

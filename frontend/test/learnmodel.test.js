@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseMoves, formatMoves, stonesOf, valueOf, summary, cutReason, countTree, pathMoves } from '../static/js/learnmodel.js';
+import { parseMoves, formatMoves, stonesOf, valueOf, summary, cutReason, countTree, pathMoves, evalRows, KINDS } from '../static/js/learnmodel.js';
 
 test('parseMoves reads packed and separated lists', () => {
   const a = parseMoves('h8i9j7', 15);
@@ -71,4 +71,21 @@ test('countTree and pathMoves', () => {
   assert.deepEqual(countTree(tree), { nodes: 5, cuts: 1, pruned: 2 });
   assert.deepEqual(pathMoves(tree, [1, 0]), ['h9', 'a2']);
   assert.deepEqual(pathMoves(tree, []), []);
+});
+
+test('evalRows puts the side to move first and checks the formula', () => {
+  const ev = {
+    to_move: 'white', black: 2000, white: 50, value: 10 * 50 - 12 * 2000, weights: {},
+    patterns: [
+      { color: 'black', stones: ['h8', 'i8', 'j8'], open: 2, kind: 'open_three', score: 2000 },
+      { color: 'white', stones: ['a1', 'a2'], open: 1, kind: 'closed_two', score: 50 },
+    ],
+  };
+  const r = evalRows(ev);
+  assert.deepEqual(r.rows.map((p) => p.color), ['white', 'black']);
+  assert.equal(r.ownTotal, 50);
+  assert.equal(r.oppTotal, 2000);
+  assert.equal(r.check, true);
+  assert.equal(evalRows({ ...ev, value: 1 }).check, false);
+  assert.deepEqual(KINDS.slice(0, 2), ['five', 'open_four']);
 });

@@ -14,9 +14,10 @@ const (
 	LearnMaxMoves     = 200
 )
 
-// LearnRequest is the body of POST /api/learn/compare and POST /api/learn/tree: a
-// position as its move list in renju notation ("h8i9j7"), its rule and size, the search
-// depth, and (tree only) how many of the best-ordered candidates each node searches.
+// LearnRequest is the body of POST /api/learn/compare, /api/learn/tree and
+// /api/learn/eval: a position as its move list in renju notation ("h8i9j7"), its rule
+// and size, the search depth (not for eval), and (tree only) how many of the
+// best-ordered candidates each node searches.
 type LearnRequest struct {
 	Moves string `json:"moves"`
 	Rule  string `json:"rule"`  // freestyle (default), standard, renju
@@ -27,7 +28,8 @@ type LearnRequest struct {
 
 // DecodeLearnRequest decodes and checks the shape of a classroom request (the position
 // itself is checked when it is played out). maxDepth is LearnMaxDepth or
-// LearnMaxTreeDepth. Refusals carry CodeBadJSON or CodeBadRequest.
+// LearnMaxTreeDepth, or 0 for eval, which takes no depth. Refusals carry CodeBadJSON or
+// CodeBadRequest.
 func DecodeLearnRequest(data []byte, maxDepth int) (LearnRequest, error) {
 	var r LearnRequest
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -52,7 +54,9 @@ func DecodeLearnRequest(data []byte, maxDepth int) (LearnRequest, error) {
 		return LearnRequest{}, Errorf(CodeBadRequest, "rule must be freestyle, standard or renju")
 	case r.Size < 15 || r.Size > 20:
 		return LearnRequest{}, Errorf(CodeBadRequest, "size must be 15 to 20")
-	case r.Depth < LearnMinDepth || r.Depth > maxDepth:
+	case maxDepth == 0 && r.Depth != 0:
+		return LearnRequest{}, Errorf(CodeBadRequest, "depth is not used here")
+	case maxDepth > 0 && (r.Depth < LearnMinDepth || r.Depth > maxDepth):
 		return LearnRequest{}, Errorf(CodeBadRequest, "depth must be %d to %d", LearnMinDepth, maxDepth)
 	case r.Width < 1 || r.Width > LearnMaxWidth:
 		return LearnRequest{}, Errorf(CodeBadRequest, "width must be 1 to %d", LearnMaxWidth)
@@ -108,4 +112,25 @@ type LearnTree struct {
 	Win    int64      `json:"win"`
 	Nodes  int        `json:"nodes"`
 	Root   *LearnNode `json:"root"`
+}
+
+// LearnPattern is one scored run of stones of the classroom evaluation.
+type LearnPattern struct {
+	Color  string   `json:"color"` // black or white
+	Stones []string `json:"stones"`
+	Open   int      `json:"open"` // open ends: 0, 1 or 2
+	Kind   string   `json:"kind"` // five, open_four, four, open_three, closed_three, open_two, closed_two
+	Score  int64    `json:"score"`
+}
+
+// LearnEval is the answer of POST /api/learn/eval: the classroom evaluation of the
+// position pattern by pattern, each colour's total and the value from the side to
+// move's view (own total ×10 minus the opponent's ×12).
+type LearnEval struct {
+	ToMove   string         `json:"to_move"`
+	Black    int64          `json:"black"`
+	White    int64          `json:"white"`
+	Value    int64          `json:"value"`
+	Weights  map[string]int `json:"weights"` // the pattern table
+	Patterns []LearnPattern `json:"patterns"`
 }

@@ -23,6 +23,11 @@ func TestDecodeLearnRequest(t *testing.T) {
 		{`{"moves":"h8","depth":3}{}`, CodeBadJSON, LearnRequest{}},
 		{`not json`, CodeBadJSON, LearnRequest{}},
 	}
+	_, err := DecodeLearnRequest([]byte(`{"moves":"h8","depth":2}`), 0)
+	require.Equal(t, CodeBadRequest, Code(err), "eval takes no depth")
+	r, err := DecodeLearnRequest([]byte(`{"moves":"h8"}`), 0)
+	require.NoError(t, err)
+	require.Equal(t, LearnRequest{Moves: "h8", Rule: "freestyle", Size: 15, Width: 3}, r)
 	for _, tt := range tests {
 		got, err := DecodeLearnRequest([]byte(tt.body), LearnMaxDepth)
 		if tt.code != "" {

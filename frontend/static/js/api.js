@@ -156,3 +156,8 @@ export function learnCompare(body) {
 export function learnTree(body) {
   return call('POST', '/api/learn/tree', body);
 }
+
+/** learnEval explains the classroom evaluation of a position pattern by pattern. */
+export function learnEval(body) {
+  return call('POST', '/api/learn/eval', body);
+}

@@ -8,7 +8,7 @@ import { BoardView } from './board.js';
 import { parseNotation, MIN_SIZE, MAX_SIZE } from './geometry.js';
 import * as api from './api.js';
 import { errorText } from './errors.js';
-import { parseMoves, formatMoves, stonesOf, summary, countTree, pathMoves } from './learnmodel.js';
+import { parseMoves, formatMoves, stonesOf, summary, countTree, pathMoves, evalRows } from './learnmodel.js';
 import { renderTree, valueText } from './views/learntree.js';
 
 /** @typedef {import('./learnmodel.js').LearnCompare} LearnCompare */
@@ -47,6 +47,10 @@ export function renderLearn(main) {
     compare: null,
     /** @type {LearnTree | null} */
     tree: null,
+    /** @type {import('./learnmodel.js').LearnEval | null} */
+    ev: null,
+    /** @type {string[]} the pattern shown on the board */
+    marked: [],
   };
   const first = parseMoves(q.get('moves') ?? DEFAULT_POSITION, st.size);
   if ('moves' in first) st.moves = first.moves;
@@ -61,11 +65,13 @@ export function renderLearn(main) {
   const status = h('p.learn-status', { role: 'status', 'aria-live': 'polite' });
   const compareBox = h('section.card.learn-compare', { 'aria-labelledby': 'learn-h-compare' });
   const treeBox = h('section.card.learn-treebox', { 'aria-labelledby': 'learn-h-tree' });
+  const evalBox = h('section.card.learn-evalbox', { 'aria-labelledby': 'learn-h-eval' });
   const buttons = {
     undo: h('button.btn.btn-sm', { id: 'learn-undo', type: 'button' }),
     clear: h('button.btn.btn-sm', { id: 'learn-clear', type: 'button' }),
     compare: h('button.btn.btn-primary', { id: 'learn-compare', type: 'button' }),
     tree: h('button.btn', { id: 'learn-tree', type: 'button' }),
+    eval: h('button.btn', { id: 'learn-eval', type: 'button' }),
   };
   const title = h('h1');
   const intro = h('p.learn-intro');
@@ -84,9 +90,9 @@ export function renderLearn(main) {
         h('div.learn-row',
           h('label.field', { for: 'learn-depth' }, labels.depth, depthSel),
           h('label.field', { for: 'learn-width' }, labels.width, widthSel)),
-        h('div.learn-row', buttons.compare, buttons.tree),
+        h('div.learn-row', buttons.compare, buttons.tree, buttons.eval),
         status)),
-    compareBox, treeBox));
+    compareBox, evalBox, treeBox));
 
   movesInput.addEventListener('change', () => {
     const r = parseMoves(movesInput.value, st.size);
@@ -107,22 +113,25 @@ export function renderLearn(main) {
   buttons.clear.addEventListener('click', () => { st.moves = []; positionChanged(); });
   buttons.compare.addEventListener('click', () => run('compare'));
   buttons.tree.addEventListener('click', () => run('tree'));
+  buttons.eval.addEventListener('click', () => run('eval'));
 
   function body(kind) {
+    if (kind === 'eval') return { moves: formatMoves(st.moves), rule: st.rule, size: st.size };
     const depth = kind === 'tree' ? Math.min(st.depth, 3) : st.depth;
     const b = { moves: formatMoves(st.moves), rule: st.rule, size: st.size, depth };
     return kind === 'tree' ? { ...b, width: st.width } : b;
   }
 
-  /** @param {'compare' | 'tree'} kind */
+  /** @param {'compare' | 'tree' | 'eval'} kind */
   async function run(kind) {
     if (st.busy) return;
-    if (!st.moves.length) { st.error = t('learn.needMove'); drawStatus(); return; }
+    if (!st.moves.length && kind !== 'eval') { st.error = t('learn.needMove'); drawStatus(); return; }
     st.busy = true;
     st.error = '';
     drawStatus();
     try {
       if (kind === 'compare') st.compare = await api.learnCompare(body('compare'));
+      else if (kind === 'eval') { st.ev = await api.learnEval(body('eval')); st.marked = []; drawBoard(); }
       else { st.tree = await api.learnTree(body('tree')); st.line = []; drawBoard(); }
     } catch (e) {
       const text = errorText(e.code || 'internal', e.message);
@@ -130,7 +139,7 @@ export function renderLearn(main) {
     } finally {
       st.busy = false;
       drawStatus();
-      kind === 'compare' ? drawCompare() : drawTree();
+      ({ compare: drawCompare, tree: drawTree, eval: drawEval })[kind]();
     }
   }
 
@@ -139,6 +148,8 @@ export function renderLearn(main) {
     st.compare = null;
     st.tree = null;
     st.line = [];
+    st.ev = null;
+    st.marked = [];
     const url = `/learn?moves=${formatMoves(st.moves)}${st.rule !== 'freestyle' ? `&rule=${st.rule}` : ''}${st.size !== 15 ? `&size=${st.size}` : ''}`;
     history.replaceState(null, '', url);
     drawAll();
@@ -153,7 +164,8 @@ export function renderLearn(main) {
       if (p) pv.push({ ...p, color, n: i + 1 });
       color = color === 'black' ? 'white' : 'black';
     });
-    board.render({ stones: m.stones, last: m.last, preview: m.toMove, pv });
+    const win = st.marked.map((mv) => parseNotation(mv, st.size)).filter(Boolean);
+    board.render({ stones: m.stones, last: m.last, preview: m.toMove, pv, win });
     movesInput.value = formatMoves(st.moves);
     toMove.textContent = t('learn.toMove', { color: t(`color.${m.toMove}`) });
   }
@@ -208,7 +220,7 @@ export function renderLearn(main) {
     labels.size.textContent = t('learn.size');
     labels.depth.textContent = t('learn.depth');
     labels.width.textContent = t('learn.width');
-    for (const k of /** @type {const} */ (['undo', 'clear', 'compare', 'tree'])) buttons[k].textContent = t(`learn.${k}`);
+    for (const k of /** @type {const} */ (['undo', 'clear', 'compare', 'tree', 'eval'])) buttons[k].textContent = t(`learn.${k}`);
     ruleSel.replaceChildren(...['freestyle', 'standard', 'renju'].map((r) => option(r, t(`rule.${r}`), st.rule)));
     sizeSel.replaceChildren(...[15, 16, 17, 18, 19, 20].map((n) => option(n, `${n}×${n}`, st.size)));
     depthSel.replaceChildren(...[2, 3, 4].map((n) => option(n, String(n), st.depth)));
@@ -217,6 +229,31 @@ export function renderLearn(main) {
     drawStatus();
     drawCompare();
     drawTree();
+    drawEval();
+  }
+
+  function drawEval() {
+    const ev = st.ev;
+    if (!ev) { fill(evalBox); evalBox.hidden = true; return; }
+    evalBox.hidden = false;
+    const r = evalRows(ev);
+    const rows = r.rows.map((p) => h('tr', { dataset: { kind: p.kind, color: p.color } },
+      h('td', t(`color.${p.color}`)),
+      h('td', t(`learn.kind.${p.kind}`)),
+      h('td', h('button.learn-stones', { type: 'button', onclick: () => { st.marked = p.stones; drawBoard(); } }, p.stones.join(' '))),
+      h('td.num', String(p.open)),
+      h('td.num', p.score.toLocaleString())));
+    fill(evalBox,
+      h('h2', { id: 'learn-h-eval' }, t('learn.eval')),
+      h('p.help', t('learn.eval.help')),
+      r.rows.length
+        ? h('div.table-wrap', h('table.learn-table', { id: 'learn-evaltable' },
+          h('thead', h('tr', ['color', 'kind', 'stones', 'open', 'score'].map((c) => h('th', { scope: 'col' }, t(`learn.eval.col.${c}`))))),
+          h('tbody', rows)))
+        : h('p.learn-note', t('learn.eval.none')),
+      h('p.learn-note', { id: 'learn-formula' }, t('learn.eval.formula', {
+        color: t(`color.${r.own}`), own: r.ownTotal.toLocaleString(), opp: r.oppTotal.toLocaleString(), value: r.value.toLocaleString(),
+      })));
   }
 
   drawAll();

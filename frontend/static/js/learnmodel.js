@@ -144,3 +144,25 @@ export function pathMoves(root, path) {
   }
   return out;
 }
+
+/**
+ * @typedef {{color: string, stones: string[], open: number, kind: string, score: number}} LearnPattern
+ * @typedef {{to_move: string, black: number, white: number, value: number, weights: Record<string, number>, patterns: LearnPattern[]}} LearnEval
+ */
+
+/** KINDS orders the pattern kinds from the strongest. */
+export const KINDS = ['five', 'open_four', 'four', 'open_three', 'closed_three', 'open_two', 'closed_two'];
+
+/**
+ * evalRows orders the patterns for the table: the side to move's first, then by
+ * strength, then by board order; and the formula's terms from the side to move's view.
+ * @param {LearnEval} ev
+ */
+export function evalRows(ev) {
+  const own = ev.to_move;
+  const rows = [...ev.patterns].sort((a, b) => (a.color === own ? 0 : 1) - (b.color === own ? 0 : 1)
+    || KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind));
+  const ownTotal = own === 'black' ? ev.black : ev.white;
+  const oppTotal = own === 'black' ? ev.white : ev.black;
+  return { rows, own, ownTotal, oppTotal, value: ev.value, check: 10 * ownTotal - 12 * oppTotal === ev.value };
+}
