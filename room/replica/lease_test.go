@@ -287,17 +287,11 @@ func TestPassiveCopyChargesTheRealTurn(t *testing.T) {
 	f.Clock.Advance(2 * time.Second)
 	f.tick(nA, mA)
 	f.Clock.Advance(500 * time.Millisecond)
-	rB, err := mB.Get(f.Ctx, rA.ID())
-	require.NoError(t, err)
-	require.True(t, rB.Passive())
+	rB := passiveCopy(t, f, mB, rA.ID())
 	c, _ := rB.State().Clock(f.Clock.Now())
 	assert.Equal(t, room.Clocks{BlackMS: 297_500, WhiteMS: 290_000}, c, "the copy charges the real 2.5 s")
 
-	require.NoError(t, mA.Shutdown(f.Ctx))
-	f.Clock.Advance(5 * time.Second)
-	f.MR.FastForward(5 * time.Second)
-	f.tick(nB, mB)
-	require.False(t, rB.Passive(), "B took the room over")
+	dieAndTakeOver(t, f, mA, 5*time.Second, nB, mB, rB)
 	c, _ = rB.State().Clock(f.Clock.Now())
 	assert.Equal(t, room.Clocks{BlackMS: 292_500, WhiteMS: 290_000}, c, "7.5 s charged, the hand-over included")
 }
@@ -327,18 +321,32 @@ func TestRestartCreditSurvivesAHandOver(t *testing.T) {
 	f.tick(nC, mC)
 
 	mB, nB := f.leaseNode(t, "B")
-	rB, err := mB.Get(f.Ctx, rA.ID())
-	require.NoError(t, err)
-	require.True(t, rB.Passive())
+	rB := passiveCopy(t, f, mB, rA.ID())
 	c, _ = rB.State().Clock(f.Clock.Now())
 	assert.Equal(t, room.Clocks{BlackMS: 297_000, WhiteMS: 290_000}, c, "B's copy applies C's stored credit")
-	require.NoError(t, mC.Shutdown(f.Ctx))
-	f.Clock.Advance(4 * time.Second)
-	f.MR.FastForward(4 * time.Second)
-	f.tick(nB, mB)
-	require.False(t, rB.Passive(), "B took the room over")
+	dieAndTakeOver(t, f, mC, 4*time.Second, nB, mB, rB)
 	c, _ = rB.State().Clock(f.Clock.Now())
 	assert.Equal(t, room.Clocks{BlackMS: 293_000, WhiteMS: 290_000}, c, "7 s charged in all: the hand-over too, the hour not")
+}
+
+// passiveCopy loads room id on m, which must run it passive (another node holds it).
+func passiveCopy(t *testing.T, f *fixture, m *room.Manager, id string) *room.Room {
+	t.Helper()
+	r, err := m.Get(f.Ctx, id)
+	require.NoError(t, err)
+	require.True(t, r.Passive())
+	return r
+}
+
+// dieAndTakeOver stops the holder's Manager (its node dies), lets its lease run out for
+// d and runs node n's lease keeper: n's copy r takes the room over.
+func dieAndTakeOver(t *testing.T, f *fixture, holder *room.Manager, d time.Duration, n *Node, m *room.Manager, r *room.Room) {
+	t.Helper()
+	require.NoError(t, holder.Shutdown(f.Ctx))
+	f.Clock.Advance(d)
+	f.MR.FastForward(d)
+	f.tick(n, m)
+	require.False(t, r.Passive(), "the copy took the room over")
 }
 
 // blockingHook holds every command named name, while on, until its context ends.
