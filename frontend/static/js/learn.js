@@ -158,6 +158,7 @@ export function renderLearn(main) {
   function drawBoard() {
     const m = stonesOf(st.moves);
     let color = m.toMove;
+    /** @type {{x: number, y: number, color: import('./protocol.js').Color, n: number}[]} */
     const pv = [];
     st.line.forEach((mv, i) => {
       const p = parseNotation(mv, st.size);
@@ -165,7 +166,7 @@ export function renderLearn(main) {
       color = color === 'black' ? 'white' : 'black';
     });
     const win = st.marked.map((mv) => parseNotation(mv, st.size)).filter(Boolean);
-    board.render({ stones: m.stones, last: m.last, preview: m.toMove, pv, win });
+    board.render({ stones: m.stones, last: m.last, preview: m.toMove, pv, win, numbers: false, forbidden: [], pending: [], hint: null });
     movesInput.value = formatMoves(st.moves);
     toMove.textContent = t('learn.toMove', { color: t(`color.${m.toMove}`) });
   }
@@ -207,7 +208,7 @@ export function renderLearn(main) {
     fill(treeBox,
       h('h2', { id: 'learn-h-tree' }, t('learn.tree')),
       h('p.help', t('learn.tree.help', { color })),
-      h('p.learn-note', t('learn.tree.summary', c)),
+      h('p.learn-note', t('learn.tree.summary', { ...c, depth: tr.depth, width: tr.width })),
       h('div', { id: 'learn-treeview' }, renderTree(tr.root, tr.win, (path) => { st.line = pathMoves(tr.root, path); drawBoard(); })));
   }
 

@@ -5,6 +5,7 @@ import { parseNotation, toNotation } from './geometry.js';
 
 /**
  * @typedef {{x: number, y: number}} Pt
+ * @typedef {import('./protocol.js').Color} Color
  * @typedef {{mode: string, nodes: number, time_ms: number, complete: boolean, stopped?: string, move?: string, value?: number}} LearnMode
  * @typedef {{depth: number, to_move: string, win: number, node_cap: number, time_cap_ms: number, modes: LearnMode[]}} LearnCompare
  * @typedef {{move?: string, max: boolean, alpha: number, beta: number, value: number, leaf?: boolean, terminal?: boolean,
@@ -60,6 +61,7 @@ export function formatMoves(moves) {
 /**
  * stonesOf colours a move list (black first) for the board view; the last move is marked.
  * @param {Pt[]} moves
+ * @returns {{stones: {x: number, y: number, color: Color, n: number}[], last: Pt | null, toMove: Color}}
  */
 export function stonesOf(moves) {
   return {
