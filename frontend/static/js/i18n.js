@@ -277,7 +277,7 @@ export const TABLES = {
     'learn.agree': 'Every finished search found the same score: pruning and ordering make the search faster, never different.',
     'learn.disagree': 'The finished searches disagree on the score.',
     'learn.partial': 'A search stopped at its cap, so its node count is only a lower bound.',
-    'learn.tree.summary': 'Depth {depth}, at most {width} moves per node: {nodes} nodes searched, {cuts} cuts, {pruned} moves never searched.',
+    'learn.tree.summary': 'Depth {depth}, at most {width} moves per node. Nodes searched: {nodes}; cuts: {cuts}; moves never searched: {pruned}.',
     'learn.tree.help': 'Values are from {color}’s view: a max node ({color} to move) takes its largest child, a min node its smallest. α and β are the window when the node was entered. Open a node to see its children; its line is shown on the board.',
     'learn.node.root': 'Position',
     'learn.node.max': 'max',
