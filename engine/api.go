@@ -45,6 +45,11 @@ type Limits struct {
 	Clock *Clock        // game clock; the time manager derives a budget, capped by Time
 	Depth int           // maximum nominal depth
 	Nodes uint64        // maximum nodes
+	// Seed, when not 0, sets this search's level noise: the same seed and position give
+	// the same noise whatever searches came before (a room seeds it per game, so
+	// replays and a takeover by another node choose alike, and two games differ).
+	// 0: the engine's own sequence (Options.Rand).
+	Seed uint64
 }
 
 // Info is a progress report of a running search.

@@ -61,6 +61,9 @@ func (s *searcher) run(ctx context.Context, b *Board, limits Limits, progress fu
 			progress(s.snapshot(true))
 		}
 	}
+	if limits.Seed != 0 {
+		s.rng = limits.Seed ^ p.hash // noise and blunders of this search follow the seed alone
+	}
 	s.noiseKey = splitmix(&s.rng) ^ p.hash
 	for i := range s.killers {
 		s.killers[i] = [2]int16{-1, -1}

@@ -57,6 +57,8 @@ type Room struct {
 	passive     bool      // no clocks, abandonment timers or AI searches here
 	shared      bool      // other nodes write this room too (Sync called or a seq conflict seen)
 	pendingAI   *aiMsg    // AI move whose write failed, retried at retryAt
+	paced       *aiMsg    // AI vs AI move held until pacedAt (the room's pace)
+	pacedAt     time.Time
 	replRetryAt time.Time // retry of a replication catch-up whose store read failed
 	spareIn     []Event   // the replicaInbox's other buffer
 	lastAI      *AIProgress

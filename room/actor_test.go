@@ -300,13 +300,19 @@ func TestActorClockFlagsByTimer(t *testing.T) {
 	rep := e.move(r, alice, 0, "h8")
 	ev := nextEvent(t, sa)
 	assert.Equal(t, rep.Seq, ev.Seq)
-	assert.Equal(t, int64(9_000), ev.ClockMS)
+	assert.Equal(t, int64(10_000), ev.ClockMS, "a first move is free")
+	e.clock.Advance(time.Second)
+	e.move(r, bob, 1, "i9")
+	e.clock.Advance(2 * time.Second)
+	e.move(r, alice, 2, "h9")
+	waitEvent(t, sa, EvMove) // i9
+	assert.Equal(t, int64(9_000), waitEvent(t, sa, EvMove).ClockMS, "black's clock ran 2 s, +1 s")
 	e.clock.Advance(10*time.Second + time.Millisecond) // white's 10 s run out
 	ev = waitEvent(t, sa, EvGameOver)
 	assert.Equal(t, ResultBlack, ev.Result)
 	assert.Equal(t, ReasonTimeout, ev.Reason)
 	// A late move gets game_over.
-	_, err := r.Do(e.ctx, Command{Kind: CmdMove, By: bob, Ply: 1, Point: "i9"})
+	_, err := r.Do(e.ctx, Command{Kind: CmdMove, By: bob, Ply: 3, Point: "i10"})
 	assert.Equal(t, "game_over", protocol.Code(err))
 }
 
@@ -316,12 +322,36 @@ func TestActorLateMoveFlagsFirst(t *testing.T) {
 	e := newEnv(t, nil)
 	r := e.humans(func(s *Settings) { s.Time = TimeControl{PerMoveMS: 5_000} })
 	e.sub(r, alice, 0)
+	e.move(r, alice, 0, "h8")
+	e.move(r, bob, 1, "i9")
 	e.clock.Advance(6 * time.Second)
-	_, err := r.Do(e.ctx, Command{Kind: CmdMove, By: alice, Ply: 0, Point: "h8"})
+	_, err := r.Do(e.ctx, Command{Kind: CmdMove, By: alice, Ply: 2, Point: "h9"})
 	assert.Equal(t, "game_over", protocol.Code(err))
 	res, reason, _ := r.State().Result()
 	assert.Equal(t, ResultWhite, res)
 	assert.Equal(t, ReasonTimeout, reason)
+}
+
+// TestActorFirstMoveAborts: the room's timer aborts a game whose side to move lets its
+// first-move time pass (no result), and a late first move is refused.
+func TestActorFirstMoveAborts(t *testing.T) {
+	e := newEnv(t, func(o *Options) { o.Grace, o.StartGrace = time.Hour, time.Hour })
+	r := e.humans(func(s *Settings) { s.Time = TimeControl{BaseMS: 60_000}; s.FirstMoveMS = 20_000 })
+	sa := e.sub(r, alice, 0)
+	e.sub(r, bob, 0)
+	e.clock.Advance(5 * time.Second)
+	e.move(r, alice, 0, "h8")
+	waitEvent(t, sa, EvMove)
+	e.clock.Advance(20*time.Second - time.Millisecond)
+	require.NoError(t, r.control(e.ctx, func() {}))
+	assert.Equal(t, PhasePlaying, r.State().Phase(), "white has 1 ms left for its first move")
+	e.clock.Advance(time.Millisecond)
+	ev := waitEvent(t, sa, EvGameOver)
+	assert.Equal(t, ResultAborted, ev.Result)
+	assert.Equal(t, ReasonFirstMove, ev.Reason)
+	assert.Equal(t, &Clocks{BlackMS: 60_000, WhiteMS: 60_000}, ev.Clock)
+	_, err := r.Do(e.ctx, Command{Kind: CmdMove, By: bob, Ply: 1, Point: "i9"})
+	assert.Equal(t, "game_over", protocol.Code(err))
 }
 
 func TestActorStopsWhenOverAndAlone(t *testing.T) {
@@ -368,7 +398,7 @@ func TestActorIdleStopAndRestoreContinuesClock(t *testing.T) {
 	require.NoError(t, err)
 	c, running := r2.State().Clock(e.clock.Now())
 	assert.True(t, running)
-	assert.Equal(t, Clocks{BlackMS: 290_000, WhiteMS: 280_000}, c, "no downtime charged")
+	assert.Equal(t, Clocks{BlackMS: 300_000, WhiteMS: 300_000}, c, "no downtime charged (and the first moves are free)")
 	e.move(r2, alice, 2, "h9")
 	assert.Equal(t, []string{"h8", "i9", "h9"}, r2.State().Moves())
 

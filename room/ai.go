@@ -112,9 +112,16 @@ func (r *Room) limits(c engine.Color) engine.Limits {
 		}
 		l.Clock = &engine.Clock{Left: time.Duration(left) * time.Millisecond, Increment: tc.Increment()}
 	}
-	if pm := tc.PerMove(); pm > 0 {
+	if pm := tc.PerMove(); pm > 0 && !r.state.FirstMovePending() {
 		l.Time = pm - min(pm/5, 500*time.Millisecond)
 	}
+	if fm := r.state.Settings().FirstMove(); r.state.FirstMovePending() && tc.Enabled() {
+		// A first move that overran would abort the game: keep it well inside.
+		if t := fm / 4; l.Time == 0 || l.Time > t {
+			l.Time = t
+		}
+	}
+	l.Seed = GameSeed(r.id, r.state.Game())
 	if r.opts.AILimits != nil {
 		l = r.opts.AILimits(l)
 	}
@@ -244,6 +251,10 @@ func (r *Room) aiResult(m aiMsg) {
 		r.forfeit(c)
 		return
 	}
+	if p := r.state.PaceUntil(); r.opts.Clock.Now().Before(p) {
+		r.holdAI(m, p)
+		return
+	}
 	cmd := Command{Kind: CmdAIMove, Color: c.String(), Point: m.res.Move.String(), Ply: m.s.key.ply, Hash: m.s.key.hash}
 	if m.open != nil {
 		cmd = m.open.command(m.s.key)
@@ -251,6 +262,8 @@ func (r *Room) aiResult(m aiMsg) {
 	_, err := r.exec(cmd)
 	switch {
 	case err == nil:
+	case errors.Is(err, ErrPaced):
+		r.holdAI(m, r.state.PaceUntil())
 	case errors.Is(err, ErrUnavailable):
 		r.pendingAI = &m
 		r.retryAt = r.opts.Clock.Now().Add(r.opts.RetryDelay)
@@ -259,6 +272,24 @@ func (r *Room) aiResult(m aiMsg) {
 	default:
 		r.opts.Logger.Warn("room: AI move refused", "room", r.id, "move", cmd.Point, "err", err)
 		r.forfeit(c)
+	}
+}
+
+// holdAI keeps an AI vs AI move that came before the room's pace allows it until
+// then (the search stays current: a change of position drops the held move).
+func (r *Room) holdAI(m aiMsg, until time.Time) {
+	r.search, r.paced, r.pacedAt = m.s, &m, until
+}
+
+// releaseAI applies a held AI move once its time has come.
+func (r *Room) releaseAI(now time.Time) {
+	m := r.paced
+	if m == nil || now.Before(r.pacedAt) {
+		return
+	}
+	r.paced, r.pacedAt = nil, time.Time{}
+	if m.s == r.search {
+		r.aiResult(*m)
 	}
 }
 

@@ -176,6 +176,7 @@ func TestAIVsAIStub(t *testing.T) {
 	set := DefaultSettings()
 	set.Black = SeatSpec{Kind: AI, Level: "novice"}
 	set.White = SeatSpec{Kind: Engine, Engine: "stub"}
+	set.AIPaceMS = 0 // unpaced: the fake clock does not move (TestAIVsAIPace)
 	r, err := e.m.Create(e.ctx, CreateRequest{Settings: set})
 	require.NoError(t, err)
 	s := e.sub(r, carol, 0)
@@ -352,12 +353,23 @@ func TestAILimitsFollowClock(t *testing.T) {
 	e.move(r, alice, 0, "a1")
 	waitEvent(t, s, EvMove)
 	waitEvent(t, s, EvMove)
-	require.Len(t, stub.limits, 1)
+	e.clock.Advance(3 * time.Second)
+	e.move(r, alice, 2, "a3")
+	waitEvent(t, s, EvMove)
+	waitEvent(t, s, EvMove)
+	require.Len(t, stub.limits, 2)
 	l := stub.limits[0]
 	require.NotNil(t, l.Clock)
 	assert.Equal(t, 60*time.Second, l.Clock.Left, "white's clock has not run yet")
+	assert.Equal(t, 7500*time.Millisecond, l.Time, "a first move stays well inside the first-move time")
+	l = stub.limits[1]
+	require.NotNil(t, l.Clock)
+	assert.Equal(t, 60*time.Second, l.Clock.Left, "the stub answers at once")
 	assert.Equal(t, 2*time.Second, l.Clock.Increment)
 	assert.Equal(t, 9500*time.Millisecond, l.Time, "per-move limit minus a 0.5 s margin")
+	for _, l := range stub.limits {
+		assert.Equal(t, GameSeed(r.ID(), 1), l.Seed, "the level noise is seeded per game")
+	}
 }
 
 func TestManagerJoin(t *testing.T) {

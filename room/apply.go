@@ -182,6 +182,9 @@ func (a *applier) run() error {
 		if !a.s.Expired(a.now) {
 			return ErrTimeNotUp
 		}
+		if a.s.FirstMovePending() {
+			return a.gameOver(ResultAborted, ReasonFirstMove, nil) // no result, not a loss
+		}
 		loser := a.s.ToMove()
 		return a.gameOver(loser.Opponent().String(), ReasonTimeout, nil)
 	case CmdChat:
@@ -229,11 +232,7 @@ func (a *applier) start() error {
 	if a.s.phase != PhaseWaiting || !a.s.seats[0].filled || !a.s.seats[1].filled {
 		return nil
 	}
-	var clk *Clocks
-	if b := a.s.settings.Time.BaseMS; b > 0 {
-		clk = &Clocks{BlackMS: b, WhiteMS: b}
-	}
-	return a.emit(Event{Kind: EvStarted, Clock: clk})
+	return a.emit(Event{Kind: EvStarted, Clock: baseClocks(a.s.settings), OpeningStones: a.s.gameOpening(a.s.game)})
 }
 
 func (a *applier) leave() error {
@@ -289,6 +288,9 @@ func (a *applier) move() error {
 	if c.Ply != a.s.board.Ply() {
 		return ErrStalePly
 	}
+	if p := a.s.PaceUntil(); c.Kind == CmdAIMove && a.now.Before(p) {
+		return ErrPaced
+	}
 	if err := a.s.board.Check(p); err != nil {
 		return moveError(err)
 	}
@@ -329,7 +331,9 @@ func (a *applier) charge(ev *Event, me engine.Color, endTurn bool) error {
 		if me == engine.White {
 			left = &clk.WhiteMS
 		}
-		*left += tc.IncrementMS
+		if !a.s.FirstMovePending() {
+			*left += tc.IncrementMS // the clock runs from this side's first move on
+		}
 		ev.ClockMS = *left
 		ev.Clock = &clk
 	}
@@ -378,9 +382,17 @@ func (a *applier) takebackPlies(requester engine.Color) int {
 	return 1
 }
 
+// takebackEvent takes moves back so that requester is to move again; both clocks go
+// back to what they were when that turn began (no time or increment banked by the
+// moves taken back).
 func (a *applier) takebackEvent(requester engine.Color) error {
-	return a.emit(Event{Kind: EvTakeback, Color: requester.String(), Plies: a.takebackPlies(requester),
-		Clock: a.clocksNow()})
+	plies := a.takebackPlies(requester)
+	var clk *Clocks
+	if a.s.settings.Time.BaseMS > 0 {
+		c := a.s.plyClocks[a.s.board.Ply()-plies]
+		clk = &c
+	}
+	return a.emit(Event{Kind: EvTakeback, Color: requester.String(), Plies: plies, Clock: clk})
 }
 
 func (a *applier) takebackCmd() error {
@@ -440,11 +452,8 @@ func (a *applier) rematchCmd() error {
 		return ErrOfferPending
 	}
 	if a.s.rematch == opp || a.s.seats[ci(opp)].spec.IsMachine() {
-		var clk *Clocks
-		if b := a.s.settings.Time.BaseMS; b > 0 {
-			clk = &Clocks{BlackMS: b, WhiteMS: b}
-		}
-		return a.emit(Event{Kind: EvRematch, Game: a.s.game + 1, Clock: clk, KeepSeats: a.s.swapped})
+		return a.emit(Event{Kind: EvRematch, Game: a.s.game + 1, Clock: baseClocks(a.s.settings), KeepSeats: a.s.swapped,
+			OpeningStones: a.s.gameOpening(a.s.game + 1)})
 	}
 	return a.emit(Event{Kind: EvRematchOffered, Color: me.String()})
 }

@@ -42,6 +42,7 @@ var (
 	ErrRoomClosed     = newError(protocol.CodeUnavailable, "room is closed")
 	ErrStaleAIResult  = newError(protocol.CodeStalePly, "AI result for a position that is no longer current")
 	ErrTimeUp         = newError(protocol.CodeGameOver, "time is up")
+	ErrPaced          = newError(protocol.CodeNotAllowed, "an AI vs AI move before the room's pace allows it")
 	ErrNotClaimable   = newError(protocol.CodeNotAllowed, "the opponent is not gone beyond the grace period")
 	ErrTimeNotUp      = newError(protocol.CodeNotAllowed, "no clock has run out")
 	ErrChatDisabled   = newError(protocol.CodeNotAllowed, "chat is disabled in this room")

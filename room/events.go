@@ -17,7 +17,7 @@ const (
 	EvCreated           EventKind = "created"            // Room, Settings
 	EvSeated            EventKind = "seated"             // Color, Player
 	EvLeft              EventKind = "left"               // Color, Player: a seat was vacated
-	EvStarted           EventKind = "started"            // Clock
+	EvStarted           EventKind = "started"            // Clock, OpeningStones
 	EvMove              EventKind = "move"               // Color, Point, Ply, ClockMS, Clock, Forbidden
 	EvDrawOffered       EventKind = "draw_offered"       // Color
 	EvDrawDeclined      EventKind = "draw_declined"      // Color (who declined)
@@ -27,7 +27,7 @@ const (
 	EvChat              EventKind = "chat"               // Channel, Player (author), Color (a player's seat), Text
 	EvGameOver          EventKind = "game_over"          // Result, Reason, Line, Clock
 	EvRematchOffered    EventKind = "rematch_offered"    // Color
-	EvRematch           EventKind = "rematch"            // Game (new number), Clock, KeepSeats
+	EvRematch           EventKind = "rematch"            // Game (new number), Clock, KeepSeats, OpeningStones
 	EvOpeningChoice     EventKind = "opening_choice"     // Color (chooser's seat), Choice, Opening, ClockMS, Clock
 	EvColors            EventKind = "colors"             // Swap, Clock: the opening assigned the colours
 )
@@ -47,6 +47,8 @@ const (
 	ReasonAbandoned  = "abandoned"
 	ReasonAborted    = "aborted"
 	ReasonForfeit    = "forfeit"
+	// ReasonFirstMove: a side did not make its first move in time (result aborted).
+	ReasonFirstMove = "first_move_timeout"
 )
 
 // Chat channels (chat event): the seated players' chat and the spectators' chat.
@@ -95,6 +97,9 @@ type Event struct {
 	// KeepSeats (rematch): the seats keep their colours, because the last game's
 	// opening swapped them; the players still change roles (who proposes).
 	KeepSeats bool `json:"keep_seats,omitempty"`
+	// OpeningStones (started, rematch) lists the stones the game starts from, in order
+	// (an AI vs AI game's balanced opening); they count as plies but belong to no seat.
+	OpeningStones []string `json:"opening_stones,omitempty"`
 	// Forbidden (move, takeback) lists black's renju forbidden points in the position
 	// after the event (State.Forbidden); empty when none apply.
 	Forbidden []ForbiddenPoint `json:"forbidden,omitempty"`
@@ -118,6 +123,7 @@ func (e Event) clone() Event {
 		e.Clock = &c
 	}
 	e.Line = append([]string(nil), e.Line...)
+	e.OpeningStones = append([]string(nil), e.OpeningStones...)
 	e.Forbidden = append([]ForbiddenPoint(nil), e.Forbidden...)
 	return e
 }

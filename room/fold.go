@@ -39,6 +39,7 @@ func fold(s State, e Event) (State, error) {
 		}
 		s.seats[0] = seat{spec: set.Black, filled: set.Black.IsMachine()}
 		s.seats[1] = seat{spec: set.White, filled: set.White.IsMachine()}
+		s.setClocks(baseClocks(set)) // the waiting room shows the configured time
 	case EvSeated, EvLeft:
 		c := parseColor(e.Color)
 		if c == engine.Empty || e.Player == nil {
@@ -56,8 +57,14 @@ func fold(s State, e Event) (State, error) {
 		}
 		s.seats[ci(c)] = st
 	case EvStarted:
+		b, err := openingBoard(s.board, e)
+		if err != nil {
+			return s, err
+		}
+		s.board = b
 		s.phase = PhasePlaying
 		s.setClocks(e.Clock)
+		s.moveSeq, s.plyClocks = openingSeqs(b.Ply(), e.Seq), openingClocks(b.Ply(), s.storedClocks())
 		s.turnStart = at
 		s.startOpening()
 	case EvMove:
@@ -80,6 +87,7 @@ func fold(s State, e Event) (State, error) {
 		}
 		s.board = b
 		s.moveSeq = append(s.moveSeq[:len(s.moveSeq):len(s.moveSeq)], e.Seq)
+		s.plyClocks = append(s.plyClocks[:len(s.plyClocks):len(s.plyClocks)], s.storedClocks())
 		s.setClocks(e.Clock)
 		if step == "" || s.step != step {
 			s.turnStart = at // an opening's placement step is one turn
@@ -123,6 +131,7 @@ func fold(s State, e Event) (State, error) {
 		}
 		s.board = b
 		s.moveSeq = s.moveSeq[:b.Ply():b.Ply()]
+		s.plyClocks = s.plyClocks[:b.Ply():b.Ply()]
 		s.setClocks(e.Clock)
 		s.turnStart = at
 		s.drawOffer, s.takeback = engine.Empty, engine.Empty
@@ -146,6 +155,9 @@ func fold(s State, e Event) (State, error) {
 		if err != nil {
 			return s, err
 		}
+		if b, err = openingBoard(b, e); err != nil {
+			return s, err
+		}
 		s.game++
 		// The players change roles: colours, or under an opening rule who proposes
 		// (the seats as they were before the last game's colour choice).
@@ -159,6 +171,7 @@ func fold(s State, e Event) (State, error) {
 		s.board, s.moveSeq = b, nil
 		s.phase = PhasePlaying
 		s.setClocks(e.Clock)
+		s.moveSeq, s.plyClocks = openingSeqs(b.Ply(), e.Seq), openingClocks(b.Ply(), s.storedClocks())
 		s.turnStart = at
 		s.result, s.reason, s.line = "", "", nil
 		s.drawOffer, s.takeback, s.rematch = engine.Empty, engine.Empty, engine.Empty
@@ -169,6 +182,65 @@ func fold(s State, e Event) (State, error) {
 	s.seq = e.Seq
 	s.updatedAt = e.At
 	return s, nil
+}
+
+// openingBoard returns b with the opening stones of a started or rematch event played
+// (b itself when there are none).
+func openingBoard(b *engine.Board, e Event) (*engine.Board, error) {
+	if len(e.OpeningStones) == 0 {
+		return b, nil
+	}
+	if b.Ply() != 0 {
+		return nil, fmt.Errorf("room: opening on a board with %d stones", b.Ply())
+	}
+	b = b.Clone()
+	for _, m := range e.OpeningStones {
+		p, err := engine.ParsePoint(m, b.Size())
+		if err != nil {
+			return nil, err
+		}
+		if err := b.Play(p); err != nil {
+			return nil, fmt.Errorf("room: opening move %s: %w", m, err)
+		}
+	}
+	return b, nil
+}
+
+// openingSeqs returns the move seqs of n opening stones placed by the event seq.
+func openingSeqs(n int, seq uint64) []uint64 {
+	if n == 0 {
+		return nil
+	}
+	out := make([]uint64, n)
+	for i := range out {
+		out[i] = seq
+	}
+	return out
+}
+
+// openingClocks returns the turn-start clocks of n opening stones (all c).
+func openingClocks(n int, c Clocks) []Clocks {
+	if n == 0 {
+		return nil
+	}
+	out := make([]Clocks, n)
+	for i := range out {
+		out[i] = c
+	}
+	return out
+}
+
+// storedClocks returns the clocks as stored (the side to move not charged).
+func (s State) storedClocks() Clocks {
+	return Clocks{BlackMS: s.clocks[0].Milliseconds(), WhiteMS: s.clocks[1].Milliseconds()}
+}
+
+// baseClocks returns both clocks at the base time (nil without a Fischer clock).
+func baseClocks(set Settings) *Clocks {
+	if b := set.Time.BaseMS; b > 0 {
+		return &Clocks{BlackMS: b, WhiteMS: b}
+	}
+	return nil
 }
 
 func (s *State) setClocks(c *Clocks) {

@@ -88,13 +88,26 @@ type Settings struct {
 	Hints     bool        `json:"hints"`
 	// Opening is the opening rule: none, swap or swap2 (opening.go).
 	Opening string `json:"opening"`
+	// FirstMoveMS is how long each side has for its first move in a timed game (its
+	// clock starts only with that move); a side that lets it pass aborts the game
+	// (no result). Normalize turns 0 into DefaultFirstMoveMS.
+	FirstMoveMS int64 `json:"first_move_ms"`
+	// AIPaceMS is the least time between two moves of an AI vs AI game, so that people
+	// can watch it (the AI thinks meanwhile; the time is not charged to its clock).
+	// 0: no pace. New rooms get DefaultAIPaceMS unless they ask otherwise.
+	AIPaceMS int64 `json:"ai_pace_ms,omitempty"`
 }
 
+// FirstMove and AIPace return the fields as durations.
+func (s Settings) FirstMove() time.Duration { return time.Duration(s.FirstMoveMS) * time.Millisecond }
+func (s Settings) AIPace() time.Duration    { return time.Duration(s.AIPaceMS) * time.Millisecond }
+
 // DefaultSettings returns a 15x15 freestyle room for two humans, public, with takebacks
-// and chat allowed, no clock.
+// and chat allowed, no clock, the default first-move time and AI pace.
 func DefaultSettings() Settings {
 	return Settings{Rule: "freestyle", Size: engine.DefaultSize, Black: SeatSpec{Kind: Human},
-		White: SeatSpec{Kind: Human}, Public: true, Takebacks: true, Chat: true, Opening: OpeningNone}
+		White: SeatSpec{Kind: Human}, Public: true, Takebacks: true, Chat: true, Opening: OpeningNone,
+		FirstMoveMS: DefaultFirstMoveMS, AIPaceMS: DefaultAIPaceMS}
 }
 
 // Limits of settings and inputs.
@@ -105,6 +118,12 @@ const (
 	MaxIncrementMS = int64(time.Minute / time.Millisecond)
 	MaxPerMoveMS   = int64(time.Hour / time.Millisecond)
 	MaxNameRunes   = 40
+
+	DefaultFirstMoveMS = int64(30 * time.Second / time.Millisecond)
+	MinFirstMoveMS     = int64(10 * time.Second / time.Millisecond)
+	MaxFirstMoveMS     = int64(10 * time.Minute / time.Millisecond)
+	DefaultAIPaceMS    = int64(time.Second / time.Millisecond)
+	MaxAIPaceMS        = int64(30 * time.Second / time.Millisecond)
 )
 
 // Normalize fills defaults (size 15, rule freestyle, seats as SeatSpec.Normalize) and
@@ -122,6 +141,9 @@ func (s Settings) Normalize() (Settings, error) {
 	if !validOpening(s.Opening) {
 		return s, protocol.Detail(ErrBadSettings, `"opening" must be none, swap or swap2`)
 	}
+	if s.FirstMoveMS == 0 {
+		s.FirstMoveMS = DefaultFirstMoveMS
+	}
 	if _, err := engine.ParseRule(s.Rule); err != nil {
 		return s, protocol.Detail(ErrBadSettings, `"rule" must be freestyle, standard or renju`)
 	}
@@ -135,6 +157,10 @@ func (s Settings) Normalize() (Settings, error) {
 		return s, protocol.Detail(ErrBadSettings, `"time.increment_ms" must be 0..%d and needs base_ms`, MaxIncrementMS)
 	case t.PerMoveMS != 0 && (t.PerMoveMS < MinPerMoveMS || t.PerMoveMS > MaxPerMoveMS):
 		return s, protocol.Detail(ErrBadSettings, `"time.per_move_ms" must be 0 or %d..%d`, MinPerMoveMS, MaxPerMoveMS)
+	case s.FirstMoveMS < MinFirstMoveMS || s.FirstMoveMS > MaxFirstMoveMS:
+		return s, protocol.Detail(ErrBadSettings, `"first_move_ms" must be %d..%d`, MinFirstMoveMS, MaxFirstMoveMS)
+	case s.AIPaceMS < 0 || s.AIPaceMS > MaxAIPaceMS:
+		return s, protocol.Detail(ErrBadSettings, `"ai_pace_ms" must be 0..%d`, MaxAIPaceMS)
 	}
 	var err error
 	if s.Black, err = s.Black.Normalize(); err != nil {

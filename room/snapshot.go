@@ -15,6 +15,9 @@ type ClockSnapshot struct {
 	ToMove     string `json:"to_move,omitempty"`
 	AtMS       int64  `json:"at"`                    // server time the values are for (Unix ms)
 	DeadlineMS int64  `json:"deadline_ms,omitempty"` // when the side to move flags (Unix ms)
+	// FirstMoveDeadlineMS is set while the side to move has not made its first move (its
+	// clock does not run yet): the game is aborted if it has not moved by then (Unix ms).
+	FirstMoveDeadlineMS int64 `json:"first_move_deadline_ms,omitempty"`
 }
 
 // Snapshot is the full state of a room as sent to clients (protocol "snapshot").
@@ -79,7 +82,9 @@ func (s State) Snapshot(now time.Time) Snapshot {
 		c, running := s.Clock(now)
 		cs := &ClockSnapshot{BlackMS: c.BlackMS, WhiteMS: c.WhiteMS, Running: running,
 			ToMove: colorName(s.ToMove()), AtMS: now.UnixMilli()}
-		if d := s.Deadline(); !d.IsZero() {
+		if d := s.FirstMoveDeadline(); !d.IsZero() {
+			cs.FirstMoveDeadlineMS = d.UnixMilli()
+		} else if d := s.Deadline(); !d.IsZero() {
 			cs.DeadlineMS = d.UnixMilli()
 			cs.Running = true
 		}

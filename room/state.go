@@ -40,6 +40,10 @@ type State struct {
 	board     *engine.Board // never modified once in a State
 	moveSeq   []uint64      // seq of each move event of the current game
 	clocks    [2]time.Duration
+	// plyClocks holds, for each ply of the current game, the clocks as they were when
+	// that ply's turn began: a takeback restores them exactly (no banked increments).
+	// Rebuilt by fold from the move events' clocks.
+	plyClocks []Clocks
 	turnStart time.Time
 	drawOffer engine.Color // who offered
 	takeback  engine.Color // who requested
@@ -205,14 +209,33 @@ func (s State) Result() (result, reason string, line []string) {
 	return s.result, s.reason, append([]string(nil), s.line...)
 }
 
+// FirstMovePending reports whether the side to move has not made its first move of the
+// game yet (under an opening rule: its first action, the placement or the choice): its
+// clock does not run, the first-move time applies instead (lichess's rule).
+func (s State) FirstMovePending() bool {
+	return s.phase == PhasePlaying && !s.ReallyStarted()
+}
+
+// clockStart returns when the side to move's clock starts running in this turn: the
+// turn's start, or its end of the AI pace in a paced AI vs AI game (the pause is
+// not charged to the AI).
+func (s State) clockStart() time.Time {
+	if p := s.PaceUntil(); !p.IsZero() {
+		return p
+	}
+	return s.turnStart
+}
+
 // Clock returns both sides' remaining time at now (the side to move is charged the
-// time since its turn began), and whether a clock is running.
+// time since its turn began), and whether a clock is running. Before a side's first
+// move its clock does not run; while the room waits for players both clocks show the
+// base time.
 func (s State) Clock(now time.Time) (Clocks, bool) {
 	c := s.clocks
-	running := s.phase == PhasePlaying && s.settings.Time.BaseMS > 0
+	running := s.phase == PhasePlaying && s.settings.Time.BaseMS > 0 && !s.FirstMovePending()
 	if running {
 		m := ci(s.ToMove())
-		c[m] -= elapsed(s.turnStart, now)
+		c[m] -= elapsed(s.clockStart(), now)
 		if c[m] < 0 {
 			c[m] = 0
 		}
@@ -220,18 +243,42 @@ func (s State) Clock(now time.Time) (Clocks, bool) {
 	return Clocks{BlackMS: c[0].Milliseconds(), WhiteMS: c[1].Milliseconds()}, running
 }
 
-// Deadline returns when the side to move runs out of time (its clock or the per-move
-// limit), or the zero time when no clock runs.
+// FirstMoveDeadline returns when the game is aborted if the side to move has not made
+// its first move by then (timed games only), or the zero time.
+func (s State) FirstMoveDeadline() time.Time {
+	if !s.FirstMovePending() || !s.settings.Time.Enabled() {
+		return time.Time{}
+	}
+	return s.turnStart.Add(s.settings.FirstMove())
+}
+
+// PaceUntil returns the earliest time the next move of a paced AI vs AI game may be
+// applied (Settings.AIPaceMS after the turn began), or the zero time when no pace
+// applies.
+func (s State) PaceUntil() time.Time {
+	if s.phase != PhasePlaying || s.settings.AIPaceMS <= 0 ||
+		!s.seats[0].spec.IsMachine() || !s.seats[1].spec.IsMachine() {
+		return time.Time{}
+	}
+	return s.turnStart.Add(s.settings.AIPace())
+}
+
+// Deadline returns when the side to move runs out of time (its clock, the per-move
+// limit, or the first-move time), or the zero time when no clock runs.
 func (s State) Deadline() time.Time {
 	if s.phase != PhasePlaying || !s.settings.Time.Enabled() {
 		return time.Time{}
 	}
+	if s.FirstMovePending() {
+		return s.FirstMoveDeadline()
+	}
 	var d time.Time
+	start := s.clockStart()
 	if s.settings.Time.BaseMS > 0 {
-		d = s.turnStart.Add(s.clocks[ci(s.ToMove())])
+		d = start.Add(s.clocks[ci(s.ToMove())])
 	}
 	if pm := s.settings.Time.PerMove(); pm > 0 {
-		if t := s.turnStart.Add(pm); d.IsZero() || t.Before(d) {
+		if t := start.Add(pm); d.IsZero() || t.Before(d) {
 			d = t
 		}
 	}
@@ -310,4 +357,41 @@ func (s State) Status() string {
 		return "finished"
 	}
 	return "open"
+}
+
+// GameSeed returns the seed of game number game of room id: the level noise of the AI
+// seats and the opening of an AI vs AI game follow it, so that games differ from one
+// another while a replay or another node taking the room over chooses the same.
+func GameSeed(id string, game int) uint64 {
+	h := uint64(14695981039346656037) // FNV-1a of the id, then the game number mixed in
+	for i := 0; i < len(id); i++ {
+		h = (h ^ uint64(id[i])) * 1099511628211
+	}
+	h ^= uint64(game) * 0x9E3779B97F4A7C15
+	h ^= h >> 31
+	h *= 0xBF58476D1CE4E5B9
+	h ^= h >> 29
+	if h == 0 {
+		h = 1 // 0 means "unseeded" to the engine
+	}
+	return h
+}
+
+// gameOpening returns the stones game number game starts from: a balanced opening
+// drawn by the game's seed when both seats are machines and no opening rule (swap,
+// swap2) applies, else none.
+func (s State) gameOpening(game int) []string {
+	if !s.seats[0].spec.IsMachine() || !s.seats[1].spec.IsMachine() || s.settings.Opening != OpeningNone {
+		return nil
+	}
+	ops := engine.BalancedOpenings(s.settings.Size, s.settings.rule())
+	if len(ops) == 0 {
+		return nil
+	}
+	o := ops[GameSeed(s.id, game)%uint64(len(ops))]
+	out := make([]string, len(o))
+	for i, p := range o {
+		out[i] = p.String()
+	}
+	return out
 }

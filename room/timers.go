@@ -33,6 +33,9 @@ func (r *Room) nextWake() time.Time {
 	if !r.passive {
 		earliest(r.state.Deadline())
 		earliest(r.retryAt)
+		if r.paced != nil {
+			earliest(r.pacedAt)
+		}
 		for _, c := range []engine.Color{engine.Black, engine.White} {
 			earliest(r.graceEnd(c))
 		}
@@ -78,6 +81,7 @@ func (r *Room) onTimer() {
 		r.retryAt = time.Time{}
 		r.retryAI()
 	}
+	r.releaseAI(now)
 	if r.state.Expired(now) {
 		if _, err := r.commit(Command{Kind: CmdTimeout}, now); err != nil {
 			r.retryAt = now.Add(r.opts.RetryDelay)

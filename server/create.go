@@ -26,6 +26,9 @@ type CreateRoomRequest struct {
 	Chat      *bool             `json:"chat"`
 	Hints     *bool             `json:"hints"`
 	Opening   string            `json:"opening"`
+	// FirstMoveMS and AIPaceMS: room.Settings; absent means the defaults (30 s, 1 s).
+	FirstMoveMS *int64 `json:"first_move_ms"`
+	AIPaceMS    *int64 `json:"ai_pace_ms"`
 }
 
 // NewRoom is a validated create-room request: the room's settings (normalised by
@@ -55,11 +58,22 @@ func ParseCreateRoom(body []byte, engines map[string]string) (NewRoom, error) {
 }
 
 // Normalize validates req and fills the defaults: rule freestyle, size 15, no clock,
-// me random, opponent human, public, takebacks and chat on, hints off (on against AI).
+// me random, opponent human, public, takebacks and chat on, hints off (on against AI),
+// 30 s for each side's first move, AI vs AI moves 1 s apart.
 func (req CreateRoomRequest) Normalize(engines map[string]string) (NewRoom, error) {
-	r := NewRoom{Settings: room.Settings{Rule: req.Rule, Size: req.Size, Opening: req.Opening, Public: true, Takebacks: true, Chat: true}}
+	r := NewRoom{Settings: room.Settings{Rule: req.Rule, Size: req.Size, Opening: req.Opening, Public: true, Takebacks: true, Chat: true,
+		FirstMoveMS: room.DefaultFirstMoveMS, AIPaceMS: room.DefaultAIPaceMS}}
 	if req.Time != nil {
 		r.Time = *req.Time
+	}
+	if req.FirstMoveMS != nil {
+		if *req.FirstMoveMS == 0 {
+			return NewRoom{}, protocol.Errorf(protocol.CodeBadRequest, `"first_move_ms" must be %d..%d`, room.MinFirstMoveMS, room.MaxFirstMoveMS)
+		}
+		r.FirstMoveMS = *req.FirstMoveMS
+	}
+	if req.AIPaceMS != nil {
+		r.AIPaceMS = *req.AIPaceMS
 	}
 	for _, o := range []struct {
 		v   *bool

@@ -24,7 +24,19 @@ func TestParseCreateRoom(t *testing.T) {
 			require.Contains(t, []string{"black", "white"}, r.OwnerColor)
 			require.Equal(t, room.Human, r.Black.Kind)
 			require.Equal(t, room.Human, r.White.Kind)
+			require.EqualValues(t, 30_000, r.FirstMoveMS)
+			require.EqualValues(t, 1_000, r.AIPaceMS)
 		}},
+		{name: "first-move time", in: `{"first_move_ms":60000}`, check: func(t *testing.T, r NewRoom) { require.EqualValues(t, 60_000, r.FirstMoveMS) }},
+		{name: "first-move time too short", in: `{"first_move_ms":5000}`, code: protocol.CodeBadRequest},
+		{name: "first-move time too long", in: `{"first_move_ms":600001}`, code: protocol.CodeBadRequest},
+		{name: "first-move time 0", in: `{"first_move_ms":0}`, code: protocol.CodeBadRequest},
+		{name: "AI pace", in: `{"me":"none","black":{"kind":"ai"},"white":{"kind":"ai"},"ai_pace_ms":2500}`,
+			check: func(t *testing.T, r NewRoom) { require.EqualValues(t, 2_500, r.AIPaceMS) }},
+		{name: "AI pace off", in: `{"me":"none","black":{"kind":"ai"},"white":{"kind":"ai"},"ai_pace_ms":0}`,
+			check: func(t *testing.T, r NewRoom) { require.Zero(t, r.AIPaceMS) }},
+		{name: "AI pace negative", in: `{"ai_pace_ms":-1}`, code: protocol.CodeBadRequest},
+		{name: "AI pace too long", in: `{"ai_pace_ms":30001}`, code: protocol.CodeBadRequest},
 		{name: "vs AI as white", in: `{"rule":"renju","me":"white","opponent":{"kind":"ai","level":"novice"},"public":false}`,
 			check: func(t *testing.T, r NewRoom) {
 				require.Equal(t, "white", r.OwnerColor)

@@ -148,7 +148,7 @@ func TestHTTPAPI(t *testing.T) {
 func TestAIvsAI(t *testing.T) {
 	e := newEnv(t, nil)
 	p := e.player("Watcher")
-	id := e.createRoom(p.Token, map[string]any{"me": "none",
+	id := e.createRoom(p.Token, map[string]any{"me": "none", "ai_pace_ms": 0, // unpaced: the test runs on the real clock
 		"black": map[string]any{"kind": "ai", "level": "beginner"}, "white": map[string]any{"kind": "ai", "level": "novice"}})
 	c := e.dial(id)
 	w := c.hello("", 0)

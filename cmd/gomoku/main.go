@@ -24,9 +24,6 @@ import (
 	"github.com/gomoku-arena/gomoku/cmd/gomoku/internal/load"
 )
 
-//go:embed testdata/openings.txt
-var defaultOpenings string
-
 //go:embed testdata/puzzles.txt
 var defaultPuzzles string
 

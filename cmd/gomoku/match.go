@@ -51,7 +51,7 @@ func runMatch(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err != nil {
 		return fmt.Errorf("%w: -b: %v", errUsage, err)
 	}
-	var src io.Reader = strings.NewReader(defaultOpenings)
+	var src io.Reader = strings.NewReader(engine.OpeningsText())
 	if *openings != "" {
 		f, err := os.Open(*openings)
 		if err != nil {

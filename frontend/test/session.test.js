@@ -2,9 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   newSession, receive, withPlayer, seek, shownPly, seatPresence, currentAI, aiElapsed, clockLeft, boardModel, localClocks, roleFor, pvSwitch, pvShown,
+  firstMoveLeft,
 } from '../static/js/session.js';
 import { fromSnapshot } from '../static/js/state.js';
-import { snapshot, event } from './fixtures.js';
+import { snapshot, event, settings } from './fixtures.js';
 
 const AT = 1700000000000; // the fixture snapshot's clock.at
 const now = (wall = AT + 500, mono = 1000) => ({ wall, mono });
@@ -153,4 +154,27 @@ test('localClocks: per-move limits show the limit, or what the deadline leaves',
   assert.equal(localClocks(g, snap, 0).black.ms, 30000);
   const untimed = fromSnapshot(snapshot({ clock: undefined, settings: { ...snapshot().settings, time: { base_ms: 0, increment_ms: 0, per_move_ms: 0 } } }));
   assert.equal(localClocks(untimed, undefined, 0).white.ms, null);
+});
+
+test('first moves: no clock runs, the first-move time counts down, then the clock starts', () => {
+  // Alice (black) vs the AI, 5+5, nothing played yet.
+  const room = snapshot({ moves: [], ply: 0, to_move: 'black',
+    clock: { black_ms: 300000, white_ms: 300000, running: false, to_move: 'black', at: AT, first_move_deadline_ms: AT + 30000 } });
+  let s = joined(room);
+  assert.equal(clockLeft(s, 'black', 1000 + 20000), 300000, 'the full time before the first move');
+  assert.equal(firstMoveLeft(s, 'black', AT + 500 + 10000), 20000, 'server time = wall - offset');
+  assert.equal(firstMoveLeft(s, 'white', AT + 500 + 10000), null, 'only the side to move');
+  // Black's first move: white's first-move time starts, no clock runs yet.
+  s = receive(s, { type: 'event', seq: 8, event: event(8, 'move', { color: 'black', point: 'h8', ply: 0, clock_ms: 300000, clock: { black_ms: 300000, white_ms: 300000 } }) }, now(AT + 8000 + 100, 5000));
+  assert.equal(clockLeft(s, 'white', 5000 + 4000), 300000);
+  assert.equal(firstMoveLeft(s, 'white', AT + 8000 + 100 + 1000), 29000);
+  // White's first move: from now on black's clock runs.
+  s = receive(s, { type: 'event', seq: 9, event: event(9, 'move', { color: 'white', point: 'i9', ply: 1, clock_ms: 300000, clock: { black_ms: 300000, white_ms: 300000 } }) }, now(AT + 9000 + 100, 6000));
+  assert.equal(clockLeft(s, 'black', 6000 + 4000), 296000);
+  assert.equal(firstMoveLeft(s, 'black', AT + 20000), null);
+  // An untimed room has no first-move time.
+  const untimed = { ...settings(), time: { base_ms: 0, increment_ms: 0, per_move_ms: 0 } };
+  let u = joined(snapshot({ moves: [], ply: 0, clock: undefined, settings: untimed }));
+  u = receive(u, { type: 'event', seq: 8, event: event(8, 'move', { color: 'black', point: 'h8', ply: 0 }) }, now());
+  assert.equal(firstMoveLeft(u, 'white', AT), null);
 });

@@ -211,3 +211,23 @@ test('server errors become sentences', async () => {
   assert.equal(errorText('occupied', ''), '该点已有棋子。');
   setLang('en');
 });
+
+test('the waiting room shows the configured time; an AI show starts from its opening', () => {
+  const g = applyEvent(emptyGame('r9'), event(1, 'created', { room: 'r9', settings: settings({ first_move_ms: 20000 }) }));
+  assert.deepEqual(g.clocks, { black: 300000, white: 300000 }, 'not 0:00.0');
+  assert.equal(g.firstMoveMs, 20000);
+  const untimed = applyEvent(emptyGame('r9'), event(1, 'created', { room: 'r9', settings: settings({ time: { base_ms: 0, increment_ms: 0, per_move_ms: 0 } }) }));
+  assert.deepEqual(untimed.clocks, { black: null, white: null });
+  const show = applyEvent(g, event(2, 'started', { opening_stones: ['h8', 'g7', 'g10', 'e7', 'j10'], clock: { black_ms: 300000, white_ms: 300000 } }));
+  assert.deepEqual(show.moves.map((m) => m.point), ['h8', 'g7', 'g10', 'e7', 'j10']);
+  assert.equal(turn(show), 'white');
+  const again = applyEvent({ ...show, phase: 'over' }, event(3, 'rematch', { game: 2, opening_stones: ['h8', 'h6', 'f11', 'e9', 'k6'] }));
+  assert.deepEqual(again.moves.map((m) => m.point), ['h8', 'h6', 'f11', 'e9', 'k6']);
+});
+
+test('a game aborted for want of a first move says so', () => {
+  const g = { ...emptyGame('r9'), phase: /** @type {const} */ ('over'), result: { result: 'aborted', reason: 'first_move_timeout', line: [] } };
+  assert.deepEqual(status(g, 'black'), { key: 'status.aborted', params: {}, tone: 'neutral', why: 'reason.first_move_timeout' });
+  const plain = { ...g, result: { result: 'aborted', reason: 'aborted', line: [] } };
+  assert.equal(status(plain, 'black').why, '');
+});

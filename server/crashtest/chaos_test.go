@@ -182,7 +182,7 @@ func TestChaosMultiNode(t *testing.T) {
 	}
 	{
 		w := mustPlayer(t, ctx, bases[0], "watcher")
-		id := mustRoom(t, ctx, bases[0], w.Token, map[string]any{"me": "none",
+		id := mustRoom(t, ctx, bases[0], w.Token, map[string]any{"me": "none", "ai_pace_ms": 0, // unpaced: the test runs on the real clock
 			"black": map[string]any{"kind": "ai", "level": "novice"}, "white": map[string]any{"kind": "ai", "level": "novice"}})
 		watchers = append(watchers, client(2, id, w.Token))
 		rooms = append(rooms, id)

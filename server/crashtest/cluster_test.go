@@ -89,7 +89,7 @@ func TestClusterGames(t *testing.T) {
 	// An AI-vs-AI exhibition.
 	{
 		x := mustPlayer(t, ctx, bases[0], "host")
-		id := mustRoom(t, ctx, bases[0], x.Token, map[string]any{"me": "none",
+		id := mustRoom(t, ctx, bases[0], x.Token, map[string]any{"me": "none", "ai_pace_ms": 0, // unpaced: the test runs on the real clock
 			"black": map[string]any{"kind": "ai", "level": "novice"}, "white": map[string]any{"kind": "ai", "level": "novice"}})
 		w := client(2, id, "")
 		require.NoError(t, w.Reconnect(ctx))

@@ -91,7 +91,7 @@ func TestCrashGomokud(t *testing.T) {
 	// AI vs AI exhibition, watched by its creator.
 	{
 		w := mustPlayer(t, ctx, base, "watcher")
-		id := mustRoom(t, ctx, base, w.Token, map[string]any{"me": "none",
+		id := mustRoom(t, ctx, base, w.Token, map[string]any{"me": "none", "ai_pace_ms": 0, // unpaced: the test runs on the real clock
 			"black": map[string]any{"kind": "ai", "level": "novice"}, "white": map[string]any{"kind": "ai", "level": "novice"}})
 		c := wstest.NewClient(base, id, w.Token)
 		require.NoError(t, c.Reconnect(ctx))

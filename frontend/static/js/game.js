@@ -14,7 +14,7 @@ import { BoardView } from './board.js';
 import { toNotation } from './geometry.js';
 import { status, canPlay, isPlayer, aiSeat, COLORS, openSeats, turn, stoneColor, choicesFor } from './state.js';
 import {
-  newSession, receive, withPlayer, seek, shownPly, seatPresence, currentAI, aiElapsed, clockLeft, boardModel, pvShown, pvSwitch,
+  newSession, receive, withPlayer, seek, shownPly, seatPresence, currentAI, aiElapsed, clockLeft, firstMoveLeft, boardModel, pvShown, pvSwitch,
 } from './session.js';
 import { PlayersView, seatName } from './views/players.js';
 import { OffersView, offersFor } from './views/offers.js';
@@ -544,7 +544,7 @@ export class GameController {
       const seat = g.seats[c];
       return {
         color: c, seat, you: role === c, toMove: running === c,
-        clockMs: frozen ? frozen[c] : clockLeft(this.s, c, mono), baseMs: g.time.base_ms,
+        clockMs: frozen ? frozen[c] : clockLeft(this.s, c, mono), baseMs: g.time.base_ms, firstMoveMs: frozen ? null : firstMoveLeft(this.s, c, Date.now()),
         presence: seat && seat.kind === 'human' ? seatPresence(this.s, c, Date.now()) : null,
         offline: !!frozen,
         showAbandon: g.phase === 'playing' && !frozen,
@@ -560,7 +560,7 @@ export class GameController {
     const mono = performance.now();
     const wall = Date.now();
     this.showBanner();
-    if (!this.frozen) for (const c of COLORS) this.players.tick(c, clockLeft(this.s, c, mono), seatPresence(this.s, c, wall));
+    if (!this.frozen) for (const c of COLORS) this.players.tick(c, clockLeft(this.s, c, mono), seatPresence(this.s, c, wall), firstMoveLeft(this.s, c, wall));
     const ai = this.s.ai;
     if (ai) this.ai.tick(ai, aiElapsed(ai, this.s.aiAt, mono));
   }

@@ -32,6 +32,8 @@
  * @property {boolean} chat
  * @property {boolean} hints
  * @property {Opening} [opening] absent in rooms stored before opening rules: none
+ * @property {number} [first_move_ms] each side's time for its first move in a timed room (its clock starts with that move)
+ * @property {number} [ai_pace_ms] AI vs AI: least time between two moves
  */
 
 /** @typedef {{spec: SeatSpec, player?: Player, left?: boolean}} SeatInfo a human seat without player is open */
@@ -44,6 +46,7 @@
  * @property {Color} [to_move]
  * @property {number} at server time, Unix ms
  * @property {number} [deadline_ms] when the side to move flags, Unix ms
+ * @property {number} [first_move_deadline_ms] before the side to move's first move (its clock not running): when the game is aborted, Unix ms
  */
 
 /** @typedef {{black_ms: number, white_ms: number}} Clocks */
@@ -138,6 +141,7 @@
  * @property {number} [plies] takeback
  * @property {ChatChannel} [channel] chat
  * @property {string} [name] chat by a spectator in logs older than `player` and `channel`
+ * @property {string[]} [opening_stones] started, rematch: the stones the game starts from (AI vs AI)
  * @property {string} [text] chat
  * @property {Result} [result] game_over
  * @property {string} [reason] game_over

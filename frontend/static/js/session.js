@@ -40,6 +40,8 @@ import { parseNotation } from './geometry.js';
  * @property {HintMessage | null} hint
  * @property {{black: Clock, white: Clock}} clocks local clocks, restarted on every position change
  * @property {number | null} viewPly replay position; null: the live position
+ * @property {number | null} firstMoveAt server time (Unix ms) the game is aborted at if the side
+ *   to move has not made its first move; null when that does not apply
  */
 
 /**
@@ -53,8 +55,29 @@ export function newSession(roomId, myId) {
     game: emptyGame(roomId), role: 'spectator', myId, loaded: false, notFound: false,
     presence: null, spectators: 0, serverOffset: 0,
     ai: null, aiAt: 0, aiCount: 0, hint: null,
-    clocks: { black: makeClock(null), white: makeClock(null) }, viewPly: null,
+    clocks: { black: makeClock(null), white: makeClock(null) }, viewPly: null, firstMoveAt: null,
   };
+}
+
+/**
+ * firstMovePending tells whether the side to move has not made its first move in a game in
+ * play: its clock does not run yet (the server's rule; the first two plies are free).
+ * @param {Game} g
+ */
+export function firstMovePending(g) {
+  return g.phase === 'playing' && g.moves.length < 2;
+}
+
+/**
+ * firstMoveLeft returns the ms colour c has left for its first move at wall time `wall`, or
+ * null when no first-move time runs for c.
+ * @param {Session} s
+ * @param {Color} c
+ * @param {number} wall Date.now()
+ */
+export function firstMoveLeft(s, c, wall) {
+  if (s.firstMoveAt == null || !firstMovePending(s.game) || turn(s.game) !== c) return null;
+  return Math.max(0, s.firstMoveAt - (wall - s.serverOffset));
 }
 
 /**
@@ -67,7 +90,7 @@ export function newSession(roomId, myId) {
  * @returns {{black: Clock, white: Clock}}
  */
 export function localClocks(g, snap, mono) {
-  const running = g.phase === 'playing' && (!snap || snap.running) ? turn(g) : null;
+  const running = g.phase === 'playing' && !firstMovePending(g) && (!snap || snap.running) ? turn(g) : null;
   const perMoveOnly = !g.time.base_ms && g.time.per_move_ms > 0;
   /** @param {Color} c */
   const clock = (c) => {
@@ -125,6 +148,7 @@ export function receive(s, msg, now) {
         presence: room.presence || s.presence,
         spectators: room.presence ? room.presence.spectators : s.spectators,
         clocks: localClocks(game, room.clock, now.mono),
+        firstMoveAt: room.clock && room.clock.first_move_deadline_ms ? room.clock.first_move_deadline_ms : null,
       };
       break;
     }
@@ -137,7 +161,11 @@ export function receive(s, msg, now) {
       // Following the live game in replay at its last move: stay live.
       if (ev.kind === 'move' && s.viewPly === s.game.moves.length) n.viewPly = null;
       if (ev.kind === 'rematch') n.viewPly = null;
-      if (POSITION_EVENTS.has(ev.kind)) n.clocks = localClocks(game, undefined, now.mono);
+      if (POSITION_EVENTS.has(ev.kind)) {
+        n.clocks = localClocks(game, undefined, now.mono);
+        const timed = game.time.base_ms > 0 || game.time.per_move_ms > 0;
+        n.firstMoveAt = timed && firstMovePending(game) ? ev.at + game.firstMoveMs : null;
+      }
       break;
     }
     case 'error':

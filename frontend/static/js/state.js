@@ -49,6 +49,7 @@ import { parseNotation } from './geometry.js';
  * @property {boolean} takebacks
  * @property {boolean} chatAllowed
  * @property {boolean} hints
+ * @property {number} firstMoveMs each side's time for its first move in a timed room
  * @property {Phase} phase
  * @property {number} gameNo
  * @property {{black: Seat | null, white: Seat | null}} seats
@@ -153,7 +154,7 @@ export function clockValues(c) {
 export function emptyGame(id = '', size = 15) {
   return {
     id, rule: 'freestyle', size, time: { base_ms: 0, increment_ms: 0, per_move_ms: 0 },
-    takebacks: true, chatAllowed: true, hints: false,
+    takebacks: true, chatAllowed: true, hints: false, firstMoveMs: 30000,
     phase: 'waiting', gameNo: 1,
     seats: { black: null, white: null },
     moves: [],
@@ -206,7 +207,29 @@ export function choicesFor(g, role) {
  * @returns {Game}
  */
 function withSettings(g, st) {
-  return { ...g, rule: st.rule, size: st.size, time: st.time, takebacks: st.takebacks, chatAllowed: st.chat, hints: st.hints, opening: st.opening || 'none' };
+  return {
+    ...g, rule: st.rule, size: st.size, time: st.time, takebacks: st.takebacks, chatAllowed: st.chat, hints: st.hints,
+    opening: st.opening || 'none', firstMoveMs: st.first_move_ms || 30000,
+  };
+}
+
+/**
+ * baseClocks returns both clocks at the room's base time (the waiting room), or no clock.
+ * @param {TimeControl} tc
+ * @returns {ClockValues}
+ */
+export function baseClocks(tc) {
+  return tc && tc.base_ms > 0 ? { black: tc.base_ms, white: tc.base_ms } : { black: null, white: null };
+}
+
+/**
+ * openingMoves returns the moves of a started/rematch event's opening stones.
+ * @param {string[] | undefined} opening
+ * @param {number} size
+ * @returns {Move[]}
+ */
+function openingMoves(opening, size) {
+  return (opening || []).map((p, i) => toMove(p, i, size));
 }
 
 /**
@@ -289,6 +312,7 @@ export function applyEvent(g0, ev) {
     case 'created': {
       if (!ev.settings) return g;
       const s = withSettings(g, ev.settings);
+      s.clocks = baseClocks(s.time); // the waiting room shows the configured time
       for (const c of COLORS) s.seats[c] = ev.settings[c].kind === 'human' ? null : machineSeat(ev.settings[c]);
       return s;
     }
@@ -307,6 +331,7 @@ export function applyEvent(g0, ev) {
       g.step = firstStep(g.opening);
       g.openingPlies = 0;
       if (ev.clock) g.clocks = clockValues(ev.clock);
+      if (ev.opening_stones) g.moves = openingMoves(ev.opening_stones, g.size);
       return g;
     case 'move': {
       // The server's ply is the truth; a model out of step keeps what the server says.
@@ -364,7 +389,7 @@ export function applyEvent(g0, ev) {
     case 'rematch':
       // The seats swap colours unless the last game's opening swapped them (keep_seats).
       return {
-        ...g, phase: 'playing', gameNo: ev.game, moves: [], result: null,
+        ...g, phase: 'playing', gameNo: ev.game, moves: openingMoves(ev.opening_stones, g.size), result: null,
         seats: ev.keep_seats ? g.seats : { black: g.seats.white, white: g.seats.black },
         offers: { draw: null, takeback: null, rematch: null },
         clocks: clockValues(ev.clock), forbidden: [], step: firstStep(g.opening), openingPlies: 0,
@@ -433,7 +458,9 @@ export function status(g, role, { pending = false, connection = 'open', attempt 
   if (g.phase === 'over' && g.result) {
     const r = g.result.result;
     const why = g.result.reason ? `reason.${g.result.reason}` : '';
-    if (r === 'aborted' || g.result.reason === 'aborted') return { key: 'status.aborted', params: {}, tone: 'neutral', why: '' };
+    if (r === 'aborted' || g.result.reason === 'aborted') {
+      return { key: 'status.aborted', params: {}, tone: 'neutral', why: g.result.reason === 'first_move_timeout' ? why : '' };
+    }
     if (r === 'draw') return { key: 'status.draw', params: {}, tone: 'neutral', why };
     if (isPlayer(role)) return { key: r === role ? 'status.youWin' : 'status.youLose', params: {}, tone: r === role ? 'win' : 'lose', why };
     return { key: 'status.wins', params: { color: r }, tone: 'neutral', why, colorParam: 'color' };

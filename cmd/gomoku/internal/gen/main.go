@@ -1,7 +1,7 @@
 // Command gen generates the shipped test data of cmd/gomoku: the balanced openings
 // and the puzzle suite.
 //
-//	go run ./cmd/gomoku/internal/gen -openings cmd/gomoku/testdata/openings.txt
+//	go run ./cmd/gomoku/internal/gen -openings engine/openings.txt
 //	go run ./cmd/gomoku/internal/gen -puzzles cmd/gomoku/testdata/puzzles.txt
 package main
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,10 +53,7 @@ func TestParseOpenings(t *testing.T) {
 // TestShippedOpenings checks the shipped openings file under every rule.
 func TestShippedOpenings(t *testing.T) {
 	for _, rule := range []engine.Rule{engine.Freestyle, engine.Standard, engine.Renju} {
-		f, err := os.Open("../../testdata/openings.txt")
-		require.NoError(t, err)
-		ops, err := ParseOpenings(f, 15, rule)
-		f.Close()
+		ops, err := ParseOpenings(strings.NewReader(engine.OpeningsText()), 15, rule)
 		require.NoError(t, err, rule.String())
 		assert.GreaterOrEqual(t, len(ops), 40)
 		seen := map[string]bool{}

@@ -36,6 +36,7 @@ export function seatName(seat) {
  * @property {boolean} toMove
  * @property {number | null} clockMs
  * @property {number} baseMs
+ * @property {number | null} firstMoveMs time left for this side's first move (its clock does not run yet), or null
  * @property {SeatPresenceView | null} presence human seats only
  * @property {boolean} [offline] the page's connection is down: the clock shows its last known
  *   time, paused, and the other player's connection is unknown
@@ -68,6 +69,9 @@ function card(p, on) {
       p.seat && p.seat.kind !== 'human' ? h('span.badge.badge-ai', 'AI') : null),
     h('div.psub', sub),
     h('div.clock', { class: [low ? 'low' : '', p.offline ? 'paused' : ''].filter(Boolean).join(' '), role: 'timer', 'aria-label': clockLabel, title: p.offline ? t('clock.paused') : null, dataset: { clock: p.color } }, formatClock(p.clockMs)));
+  if (p.firstMoveMs != null) {
+    el.append(h('div.first-move', { dataset: { firstMove: p.color } }, t('clock.firstMove', { time: formatClock(p.firstMoveMs) })));
+  }
   if (p.presence && !p.presence.connected && p.showAbandon) {
     const left = p.presence.remainingMs;
     el.append(h('div.claim', null,
@@ -98,10 +102,13 @@ export class PlayersView {
    * @param {Color} c
    * @param {number | null} clockMs
    * @param {SeatPresenceView | null} presence
+   * @param {number | null} [firstMoveMs]
    */
-  tick(c, clockMs, presence) {
+  tick(c, clockMs, presence, firstMoveMs = null) {
     const clock = this.el.querySelector(`[data-clock="${c}"]`);
     if (clock) clock.textContent = formatClock(clockMs);
+    const fm = this.el.querySelector(`[data-first-move="${c}"]`);
+    if (fm && firstMoveMs != null) fm.textContent = t('clock.firstMove', { time: formatClock(firstMoveMs) });
     const cd = this.el.querySelector(`[data-countdown="${c}"]`);
     if (cd && presence) {
       cd.textContent = presence.remainingMs > 0 ? t('conn.abandon', { time: formatClock(presence.remainingMs) }) : '';
