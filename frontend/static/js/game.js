@@ -96,6 +96,8 @@ export class GameController {
     this.closed = false;
     /** @type {string[]} */
     this.trace = [];
+    /** @type {number[]} server times (Unix ms) of the latest move events, for the browser tests */
+    this.moveTimes = [];
     /** @type {BoardPrefs} */
     this.prefs = {
       numbers: store.get('numbers', false), forbidden: store.get('forbidden', true),
@@ -313,6 +315,10 @@ export class GameController {
     const m = /** @type {any} */ (msg);
     this.trace.push(`${msg.type}${m.event ? `:${m.event.kind}` : ''}${m.seq ? `#${m.seq}` : ''}${m.code ? `:${m.code}` : ''}`);
     if (this.trace.length > TRACE_LEN) this.trace.shift();
+    if (m.event && m.event.kind === 'move') {
+      this.moveTimes.push(m.event.at);
+      if (this.moveTimes.length > TRACE_LEN) this.moveTimes.shift();
+    }
   }
 
   // ---- page -> server ----
@@ -600,6 +606,7 @@ export function renderGame(main, roomId, ctx) {
     get role() { return page.s.role; },
     get conn() { return page.conn; },
     get aiMessages() { return page.s.aiCount; },
+    get moveTimes() { return page.moveTimes.slice(); },
     get trace() { return page.trace.slice(); },
     seatName,
     /** drop closes the socket as a network failure would (browser tests of reconnection). */
