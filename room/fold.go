@@ -64,7 +64,7 @@ func fold(s State, e Event) (State, error) {
 		s.board = b
 		s.phase = PhasePlaying
 		s.setClocks(e.Clock)
-		s.moveSeq, s.plyClocks = openingSeqs(b.Ply(), e.Seq), openingClocks(b.Ply(), s.storedClocks())
+		s.moveSeq, s.plyClocks = repeat(b.Ply(), e.Seq), repeat(b.Ply(), s.storedClocks())
 		s.turnStart = at
 		s.startOpening()
 	case EvMove:
@@ -171,7 +171,7 @@ func fold(s State, e Event) (State, error) {
 		s.board, s.moveSeq = b, nil
 		s.phase = PhasePlaying
 		s.setClocks(e.Clock)
-		s.moveSeq, s.plyClocks = openingSeqs(b.Ply(), e.Seq), openingClocks(b.Ply(), s.storedClocks())
+		s.moveSeq, s.plyClocks = repeat(b.Ply(), e.Seq), repeat(b.Ply(), s.storedClocks())
 		s.turnStart = at
 		s.result, s.reason, s.line = "", "", nil
 		s.drawOffer, s.takeback, s.rematch = engine.Empty, engine.Empty, engine.Empty
@@ -206,26 +206,15 @@ func openingBoard(b *engine.Board, e Event) (*engine.Board, error) {
 	return b, nil
 }
 
-// openingSeqs returns the move seqs of n opening stones placed by the event seq.
-func openingSeqs(n int, seq uint64) []uint64 {
+// repeat returns n copies of v (nil when n is 0): the move seqs and turn-start clocks of
+// the opening stones a started or rematch event places.
+func repeat[T any](n int, v T) []T {
 	if n == 0 {
 		return nil
 	}
-	out := make([]uint64, n)
+	out := make([]T, n)
 	for i := range out {
-		out[i] = seq
-	}
-	return out
-}
-
-// openingClocks returns the turn-start clocks of n opening stones (all c).
-func openingClocks(n int, c Clocks) []Clocks {
-	if n == 0 {
-		return nil
-	}
-	out := make([]Clocks, n)
-	for i := range out {
-		out[i] = c
+		out[i] = v
 	}
 	return out
 }
