@@ -209,39 +209,49 @@ func TestOpeningEvents(t *testing.T) {
 	assert.Equal(t, string(StepPlace2), evs[0].Opening)
 }
 
-// TestOpeningClocks: each opening action is its player's move for the clock. The
-// placement step runs as one turn (no increment per stone), a choice ends a turn, and
-// the clocks follow the people when the colours are swapped.
+// TestOpeningClocks: each opening action is its player's move for the clock. A
+// player's clock starts with its first action (the first player's placement step, the
+// second player's first choice), timed by the first-move time until then; the placement
+// step runs as one turn (no increment per stone), a choice ends a turn, and the clocks
+// follow the people when the colours are swapped.
 func TestOpeningClocks(t *testing.T) {
 	s := openingGame(t, OpeningSwap, func(s *Settings) { s.Time = TimeControl{BaseMS: 60_000, IncrementMS: 1_000} })
 	at := func(sec int) time.Time { return t0.Add(time.Duration(sec) * time.Second) }
 	var evs []Event
+	assert.Equal(t, at(30), s.Deadline(), "the first-move time covers the placement step")
 	s, evs = apply(t, s, Command{Kind: CmdMove, By: alice, Ply: 0, Point: "h8"}, at(5))
 	assert.Nil(t, evs[0].Clock, "the step goes on")
 	s, _ = apply(t, s, Command{Kind: CmdMove, By: alice, Ply: 1, Point: "i9"}, at(10))
 	c, running := s.Clock(at(20))
-	assert.True(t, running)
-	assert.Equal(t, Clocks{BlackMS: 40_000, WhiteMS: 60_000}, c, "one turn since the start")
+	assert.False(t, running, "no clock runs before a player's first action")
+	assert.Equal(t, Clocks{BlackMS: 60_000, WhiteMS: 60_000}, c)
 	s, evs = apply(t, s, Command{Kind: CmdMove, By: alice, Ply: 2, Point: "j8"}, at(20))
-	assert.Equal(t, &Clocks{BlackMS: 41_000, WhiteMS: 60_000}, evs[0].Clock)
+	assert.Equal(t, &Clocks{BlackMS: 60_000, WhiteMS: 60_000}, evs[0].Clock, "free, and no increment")
 	c, _ = s.Clock(at(25))
-	assert.Equal(t, Clocks{BlackMS: 41_000, WhiteMS: 55_000}, c, "the chooser's clock runs")
-	assert.Equal(t, at(20).Add(60*time.Second), s.Deadline())
+	assert.Equal(t, Clocks{BlackMS: 60_000, WhiteMS: 60_000}, c, "the chooser's first choice is timed by the first-move time")
+	assert.Equal(t, at(50), s.Deadline())
 
 	s, evs = apply(t, s, Command{Kind: CmdChoose, By: bob, Choice: ChoiceBlack}, at(30))
-	assert.Equal(t, &Clocks{BlackMS: 41_000, WhiteMS: 51_000}, evs[0].Clock, "by seat before the swap")
-	assert.Equal(t, &Clocks{BlackMS: 51_000, WhiteMS: 41_000}, evs[1].Clock, "by colour after it")
+	assert.Equal(t, &Clocks{BlackMS: 60_000, WhiteMS: 60_000}, evs[0].Clock)
+	assert.True(t, evs[1].Swap)
 	c, _ = s.Clock(at(31))
-	assert.Equal(t, Clocks{BlackMS: 51_000, WhiteMS: 40_000}, c, "Alice now plays white and is to move")
-	assert.Equal(t, at(30).Add(41*time.Second), s.Deadline())
+	assert.Equal(t, Clocks{BlackMS: 60_000, WhiteMS: 59_000}, c, "Alice now plays white, is to move, and her clock runs")
+	assert.Equal(t, at(30).Add(60*time.Second), s.Deadline())
+	s, evs = apply(t, s, Command{Kind: CmdMove, By: alice, Ply: 3, Point: "k8"}, at(35))
+	assert.Equal(t, int64(56_000), evs[0].ClockMS, "60 - 5 + 1")
+	c, _ = s.Clock(at(37))
+	assert.Equal(t, Clocks{BlackMS: 58_000, WhiteMS: 56_000}, c, "Bob (black) now")
 
-	// The first player running out of time in the placement step loses on time.
+	// A first player who lets the first-move time pass in the placement step aborts the
+	// game (no result), whatever the per-move limit.
 	o := openingGame(t, OpeningSwap2, func(s *Settings) { s.Time = TimeControl{PerMoveMS: 10_000} })
 	o = place(t, o, alice, "h8")
-	_, _, err := Apply(o, Command{Kind: CmdMove, By: alice, Ply: 1, Point: "i9"}, t0.Add(11*time.Second))
-	require.ErrorIs(t, err, ErrTimeUp, "the per-move limit covers the whole step")
-	o, evs = apply(t, o, Command{Kind: CmdTimeout}, t0.Add(11*time.Second))
-	assert.Equal(t, "white", evs[0].Result)
+	o, _ = apply(t, o, Command{Kind: CmdMove, By: alice, Ply: 1, Point: "i9"}, t0.Add(11*time.Second))
+	_, _, err := Apply(o, Command{Kind: CmdMove, By: alice, Ply: 2, Point: "j8"}, t0.Add(30*time.Second))
+	require.ErrorIs(t, err, ErrTimeUp, "the first-move time covers the whole step")
+	_, evs = apply(t, o, Command{Kind: CmdTimeout}, t0.Add(30*time.Second))
+	assert.Equal(t, ResultAborted, evs[0].Result)
+	assert.Equal(t, ReasonFirstMove, evs[0].Reason)
 }
 
 func TestAIOpeningCommand(t *testing.T) {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   newSession, receive, withPlayer, seek, shownPly, seatPresence, currentAI, aiElapsed, clockLeft, boardModel, localClocks, roleFor, pvSwitch, pvShown,
-  firstMoveLeft,
+  firstMoveLeft, firstMovePending,
 } from '../static/js/session.js';
 import { fromSnapshot } from '../static/js/state.js';
 import { snapshot, event, settings } from './fixtures.js';
@@ -177,4 +177,13 @@ test('first moves: no clock runs, the first-move time counts down, then the cloc
   let u = joined(snapshot({ moves: [], ply: 0, clock: undefined, settings: untimed }));
   u = receive(u, { type: 'event', seq: 8, event: event(8, 'move', { color: 'black', point: 'h8', ply: 0 }) }, now());
   assert.equal(firstMoveLeft(u, 'white', AT), null);
+});
+
+test('firstMovePending follows the opening rule: the placement step and the first choice', () => {
+  const g = { ...fromSnapshot(snapshot({ moves: [], ply: 0 })), opening: /** @type {const} */ ('swap2') };
+  assert.equal(firstMovePending({ ...g, step: 'place3', moves: [] }), true);
+  assert.equal(firstMovePending({ ...g, step: 'choose', moves: g.moves }), true);
+  assert.equal(firstMovePending({ ...g, step: 'place2' }), false, 'the second player has chosen once');
+  assert.equal(firstMovePending({ ...g, opening: 'none', step: '' }), true, 'no stones yet');
+  assert.equal(firstMovePending(fromSnapshot(snapshot())), false, 'three moves played');
 });

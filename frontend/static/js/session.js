@@ -61,11 +61,14 @@ export function newSession(roomId, myId) {
 
 /**
  * firstMovePending tells whether the side to move has not made its first move in a game in
- * play: its clock does not run yet (the server's rule; the first two plies are free).
+ * play: its clock does not run yet (the server's rule: the first two plies are free; under
+ * an opening rule the first player's placement step and the second player's first choice).
  * @param {Game} g
  */
 export function firstMovePending(g) {
-  return g.phase === 'playing' && g.moves.length < 2;
+  if (g.phase !== 'playing') return false;
+  if (g.opening === 'swap' || g.opening === 'swap2') return g.step === 'place3' || g.step === 'choose';
+  return g.moves.length < 2;
 }
 
 /**
@@ -124,7 +127,7 @@ export function roleFor(g, myId, role) {
 }
 
 /** Event kinds after which the position (and so the clocks) restart. */
-const POSITION_EVENTS = new Set(['started', 'move', 'takeback', 'game_over', 'rematch']);
+const POSITION_EVENTS = new Set(['started', 'move', 'takeback', 'game_over', 'rematch', 'opening_choice', 'colors']);
 
 /**
  * receive returns the session after one server message.
@@ -161,10 +164,13 @@ export function receive(s, msg, now) {
       // Following the live game in replay at its last move: stay live.
       if (ev.kind === 'move' && s.viewPly === s.game.moves.length) n.viewPly = null;
       if (ev.kind === 'rematch') n.viewPly = null;
-      if (POSITION_EVENTS.has(ev.kind)) {
-        n.clocks = localClocks(game, undefined, now.mono);
-        const timed = game.time.base_ms > 0 || game.time.per_move_ms > 0;
-        n.firstMoveAt = timed && firstMovePending(game) ? ev.at + game.firstMoveMs : null;
+      if (POSITION_EVENTS.has(ev.kind)) n.clocks = localClocks(game, undefined, now.mono);
+      // The first-move time runs from the start of the turn (an opening's placement step
+      // is one turn of several stones).
+      const timed = game.time.base_ms > 0 || game.time.per_move_ms > 0;
+      if (!timed || !firstMovePending(game)) n.firstMoveAt = null;
+      else if (s.firstMoveAt == null || turn(game) !== turn(s.game) || !firstMovePending(s.game) || ev.kind === 'takeback') {
+        n.firstMoveAt = ev.at + game.firstMoveMs;
       }
       break;
     }
