@@ -220,7 +220,7 @@ func timedGame(t *testing.T, f *fixture, m *room.Manager) *room.Room {
 	require.NoError(t, err)
 	move(t, r, alice, 0, "h8")
 	f.Clock.Advance(10 * time.Second)
-	move(t, r, bob, 1, "i9")
+	move(t, r, bob, 1, "i9") // a first move: white's clock does not run
 	return r
 }
 
@@ -259,7 +259,7 @@ func TestFailoverChargesTheTurnUntilLastRenewal(t *testing.T) {
 	rB := nodeDiesInBlacksTurn(t, f, false)
 	c, running := rB.State().Clock(f.Clock.Now())
 	assert.True(t, running)
-	assert.Equal(t, room.Clocks{BlackMS: 297_000, WhiteMS: 290_000}, c, "3 s charged, the 5 s gap not")
+	assert.Equal(t, room.Clocks{BlackMS: 297_000, WhiteMS: 300_000}, c, "3 s charged, the 5 s gap not")
 }
 
 // TestTakeoverChargesTheHandOver: B runs a passive copy of A's timed game (a client is
@@ -271,7 +271,7 @@ func TestTakeoverChargesTheHandOver(t *testing.T) {
 	rB := nodeDiesInBlacksTurn(t, f, true)
 	c, running := rB.State().Clock(f.Clock.Now())
 	assert.True(t, running)
-	assert.Equal(t, room.Clocks{BlackMS: 292_000, WhiteMS: 290_000}, c, "8 s charged: the 5 s hand-over too")
+	assert.Equal(t, room.Clocks{BlackMS: 292_000, WhiteMS: 300_000}, c, "8 s charged: the 5 s hand-over too")
 }
 
 // TestPassiveCopyChargesTheRealTurn: B loads its passive copy of A's timed game 2.5 s
@@ -289,11 +289,11 @@ func TestPassiveCopyChargesTheRealTurn(t *testing.T) {
 	f.Clock.Advance(500 * time.Millisecond)
 	rB := passiveCopy(t, f, mB, rA.ID())
 	c, _ := rB.State().Clock(f.Clock.Now())
-	assert.Equal(t, room.Clocks{BlackMS: 297_500, WhiteMS: 290_000}, c, "the copy charges the real 2.5 s")
+	assert.Equal(t, room.Clocks{BlackMS: 297_500, WhiteMS: 300_000}, c, "the copy charges the real 2.5 s")
 
 	dieAndTakeOver(t, f, mA, 5*time.Second, nB, mB, rB)
 	c, _ = rB.State().Clock(f.Clock.Now())
-	assert.Equal(t, room.Clocks{BlackMS: 292_500, WhiteMS: 290_000}, c, "7.5 s charged, the hand-over included")
+	assert.Equal(t, room.Clocks{BlackMS: 292_500, WhiteMS: 300_000}, c, "7.5 s charged, the hand-over included")
 }
 
 // TestRestartCreditSurvivesAHandOver: every node is down for an hour in black's turn;
@@ -316,17 +316,17 @@ func TestRestartCreditSurvivesAHandOver(t *testing.T) {
 	require.NotNil(t, rC, "C adopted the room")
 	require.False(t, rC.Passive())
 	c, _ := rC.State().Clock(f.Clock.Now())
-	assert.Equal(t, room.Clocks{BlackMS: 298_000, WhiteMS: 290_000}, c, "2 s charged, the hour down not")
+	assert.Equal(t, room.Clocks{BlackMS: 298_000, WhiteMS: 300_000}, c, "2 s charged, the hour down not")
 	f.Clock.Advance(time.Second)
 	f.tick(nC, mC)
 
 	mB, nB := f.leaseNode(t, "B")
 	rB := passiveCopy(t, f, mB, rA.ID())
 	c, _ = rB.State().Clock(f.Clock.Now())
-	assert.Equal(t, room.Clocks{BlackMS: 297_000, WhiteMS: 290_000}, c, "B's copy applies C's stored credit")
+	assert.Equal(t, room.Clocks{BlackMS: 297_000, WhiteMS: 300_000}, c, "B's copy applies C's stored credit")
 	dieAndTakeOver(t, f, mC, 4*time.Second, nB, mB, rB)
 	c, _ = rB.State().Clock(f.Clock.Now())
-	assert.Equal(t, room.Clocks{BlackMS: 293_000, WhiteMS: 290_000}, c, "7 s charged in all: the hand-over too, the hour not")
+	assert.Equal(t, room.Clocks{BlackMS: 293_000, WhiteMS: 300_000}, c, "7 s charged in all: the hand-over too, the hour not")
 }
 
 // passiveCopy loads room id on m, which must run it passive (another node holds it).
