@@ -224,8 +224,8 @@ func timedGame(t *testing.T, f *fixture, m *room.Manager) *room.Room {
 	return r
 }
 
-// nodeDiesInBlacksTurn plays a timed game on node A until black is to move (white used
-// 10 s); copy (when set) then loads it on B as a passive copy. A renews its lease 2 s
+// nodeDiesInBlacksTurn plays a timed game on node A until black is to move (white took
+// 10 s for its first move, which runs no clock); copy (when set) then loads it on B as a passive copy. A renews its lease 2 s
 // and 3 s into black's turn and dies; 5 s later, the lease expired, B runs its lease
 // keeper. It returns B's room.
 func nodeDiesInBlacksTurn(t *testing.T, f *fixture, copy bool) *room.Room {
