@@ -12,13 +12,15 @@ import (
 
 // createRoomAPI creates a room through POST /api/rooms from page p (its identity), for
 // settings the create form does not offer, and opens it (at once: the creator's seat is
-// abandoned if the page does not connect within the grace).
+// abandoned if the page does not connect within the grace). It uses the page's own api
+// module (the versioned URL app.js was loaded from), so the identity it registers is the
+// one the page then connects with.
 func createRoomAPI(t *testing.T, p *Page, body map[string]any) string {
 	t.Helper()
 	p.Open("/")
 	js, err := json.Marshal(body)
 	require.NoError(t, err)
-	id, err := cd.Run(p.timeout(20*time.Second*TimeScale), cd.Evaluate[string](fmt.Sprintf(`import('/static/js/api.js').then(async (api) => {
+	id, err := cd.Run(p.timeout(20*time.Second*TimeScale), cd.Evaluate[string](fmt.Sprintf(`import(new URL('api.js', document.querySelector('script[type=module]').src).href).then(async (api) => {
 		await api.ensurePlayer(%q); const r = await api.createRoom(%s); history.pushState(null, '', '/r/' + r.room.id);
 		dispatchEvent(new PopStateEvent('popstate')); return r.room.id; })`, p.name, js), cd.EvalAwaitPromise))
 	require.NoError(t, err)
