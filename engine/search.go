@@ -4,8 +4,10 @@ import "time"
 
 // Search: negamax alpha-beta with principal variation search inside iterative
 // deepening, a transposition table, killer and history move ordering, late move
-// reductions, late move pruning, threat-aware pruning (see movegen.go), forced-move extensions, mate
-// shortcuts (a five now, an unstoppable four next move) and mate-distance scores.
+// reductions, late move pruning, reverse futility pruning, razoring and null-move
+// pruning (see selective.go), threat-aware pruning (see movegen.go), forced-move
+// extensions, mate shortcuts (a five now, an unstoppable four next move) and
+// mate-distance scores.
 
 const (
 	maxPly    = 100
@@ -26,6 +28,9 @@ type searchConfig struct {
 	lmp2       bool   // wider late move pruning (depth <= 5, fewer moves)
 	leafVCF    uint64 // leaf VCF node budget (0: 40)
 	aspiration bool   // aspiration windows at the root
+	noRFP      bool   // no reverse futility pruning or razoring
+	noNMP      bool   // no null-move pruning
+	stepLMR    bool   // the stepped reductions (1/2/3 plies from the 4th/9th/17th move)
 }
 
 // searcher is an engine's search state; it is allocated once per Engine.
@@ -44,6 +49,9 @@ type searcher struct {
 	partialPV    [maxPly + 1]int16
 	partialLen   int
 	pvLen        [maxPly + 1]int
+	// nullAt[ply] is set while the node at ply is the answer to a null move (no
+	// second null move in a row).
+	nullAt [maxPly + 1]bool
 
 	nodes    uint64
 	selDepth int
@@ -205,6 +213,13 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 		}
 	}
 
+	me := int(p.side - 1)
+	if !pvNode && !s.cfg.noPrune {
+		if v, ok := s.prune(alpha, beta, depth, ply, base); ok {
+			return v
+		}
+	}
+
 	buf := s.moves[base:]
 	n := s.genMoves(buf, !s.cfg.noPrune, ply, ttMove)
 	if n == 0 {
@@ -214,7 +229,6 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 		// Every candidate was pruned or forbidden: the threat cannot be met.
 		return matedIn(ply + 4)
 	}
-	me := int(p.side - 1)
 	best, bestMove := -MateScore-1, -1
 	origAlpha := alpha
 	for i := 0; i < n; i++ {
@@ -236,16 +250,7 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 		} else {
 			r := 0
 			if !s.cfg.noPrune && depth >= 3 && i >= 3 && quiet {
-				r = 1
-				if i >= 8 {
-					r = 2
-				}
-				if !s.cfg.plainLMR && i >= 16 {
-					r = 3
-				}
-				if r >= depth-1 {
-					r = depth - 2
-				}
+				r = s.reduction(depth, i, pvNode, m, ply)
 			}
 
 			v = -s.search(-alpha-1, -alpha, depth-1-r, ply+1, base+n, false)
