@@ -26,11 +26,13 @@ type searchConfig struct {
 	plainLMR   bool   // reduce at most 2 plies
 	noLMP      bool   // no late move pruning
 	lmp2       bool   // wider late move pruning (depth <= 5, fewer moves)
-	leafVCF    uint64 // leaf VCF node budget (0: 40)
+	leafVCF    uint64 // leaf VCF node budget (0: leafVCFNodes)
 	aspiration bool   // aspiration windows at the root
 	noRFP      bool   // no reverse futility pruning or razoring
 	noNMP      bool   // no null-move pruning
 	stepLMR    bool   // the stepped reductions (1/2/3 plies from the 4th/9th/17th move)
+	noThreeLMR bool   // no reductions of moves that make or block a three
+	noIIR      bool   // no internal iterative reduction
 }
 
 // searcher is an engine's search state; it is allocated once per Engine.
@@ -220,6 +222,12 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 		}
 	}
 
+	// Internal iterative reduction: a node without a TT move is searched one ply
+	// shallower (its ordering is a guess; a later iteration finds the move in the TT).
+	if !s.cfg.noIIR && ttMove < 0 && depth >= 4 && !s.cfg.noPrune {
+		depth--
+	}
+
 	buf := s.moves[base:]
 	n := s.genMoves(buf, !s.cfg.noPrune, ply, ttMove)
 	if n == 0 {
@@ -251,6 +259,8 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 			r := 0
 			if !s.cfg.noPrune && depth >= 3 && i >= 3 && quiet {
 				r = s.reduction(depth, i, pvNode, m, ply)
+			} else if !s.cfg.noThreeLMR && !s.cfg.noPrune && depth >= 3 && i >= 3 && p.lvl[m][me] < lvFour && p.lvl[m][1-me] < lvFourThree {
+				r = max(s.reduction(depth, i, pvNode, m, ply)-1, 0)
 			}
 
 			v = -s.search(-alpha-1, -alpha, depth-1-r, ply+1, base+n, false)
@@ -301,7 +311,7 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 func (s *searcher) leaf(alpha, beta Score, ply int) Score {
 	p := &s.pos
 	if !s.cfg.noPrune && !s.cfg.noVCF && !s.cfg.noLeafVCF && p.cnt[p.side-1][lvFour]+p.cnt[p.side-1][lvFourThree] > 0 {
-		budget := uint64(40)
+		budget := uint64(leafVCFNodes)
 		if s.cfg.leafVCF > 0 {
 			budget = s.cfg.leafVCF
 		}

@@ -17,13 +17,21 @@ import "math"
 //     must still reach beta; two null moves never follow each other.
 //
 // Late move reductions grow with the logarithms of the depth and the move number
-// (reduction), one ply less at PV nodes and for killers.
+// (reduction), one ply less at PV nodes and for killers. Quiet moves (neither colour
+// makes a three there) get the full reduction, moves that make or block a three one
+// ply less; fours and blocks of a four-three or better are never reduced. A node
+// without a TT move at depth 4 or more is searched one ply shallower (internal
+// iterative reduction, search.go).
 
 const (
 	rfpDepth    = 6
 	rfpMargin   = 70 // centi-stones per ply of remaining depth
 	razorMargin = 150
 	nmpDepth    = 3
+
+	// leafVCFNodes is the node budget of the VCF at a horizon node where the side to
+	// move has a four: most of the nodes of a search were spent there with 40.
+	leafVCFNodes = 12
 )
 
 // nullKey is xored into the hash while a null move is made: the side to move no
@@ -34,7 +42,7 @@ const nullKey uint64 = 0x6A09E667F3BCC909
 var lmrTable = func() (t [64][64]int8) {
 	for d := 1; d < 64; d++ {
 		for i := 1; i < 64; i++ {
-			t[d][i] = int8(0.5 + math.Log(float64(d))*math.Log(float64(i))/1.8)
+			t[d][i] = int8(0.5 + math.Log(float64(d))*math.Log(float64(i))/1.5)
 		}
 	}
 	return t
