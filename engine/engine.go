@@ -58,4 +58,9 @@ func (e *Engine) setLevel(l Level) {
 	e.s.blunder = l.Blunder
 	e.s.cfg.noVCF = l.NoVCF
 	e.s.cfg.noVCT = l.NoVCT
+	if l.PlainSearch {
+		c := &e.s.cfg
+		c.noRFP, c.noNMP, c.stepLMR, c.noThreeLMR, c.noIIR = true, true, true, true, true
+		c.leafVCF = 40
+	}
 }

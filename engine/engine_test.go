@@ -345,3 +345,18 @@ func FuzzPositionVsBoard(f *testing.F) {
 		requireSamePosition(t, &p)
 	})
 }
+
+// TestLevelsSearch checks which search each level plays with: the plain one (no
+// selectivity, the 40-node leaf VCF) below master, the selective one at master.
+func TestLevelsSearch(t *testing.T) {
+	plain := searchConfig{noRFP: true, noNMP: true, stepLMR: true, noThreeLMR: true, noIIR: true, leafVCF: 40}
+	for _, l := range Levels() {
+		cfg := NewPlayer(l, Options{}).(*levelPlayer).eng.s.cfg
+		cfg.noVCF, cfg.noVCT = false, false
+		if l.Name == "master" {
+			require.Equal(t, searchConfig{}, cfg, "master")
+		} else {
+			require.Equal(t, plain, cfg, l.Name)
+		}
+	}
+}
