@@ -147,9 +147,33 @@ func (p *Player) Play(ctx context.Context, b *engine.Board, limits engine.Limits
 			break
 		}
 	}
+	if res.Move == engine.NoPoint {
+		// No iteration finished (the time or node limit ran out inside depth 1): a player
+		// must still move, so play the candidate the static ordering puts first.
+		res.Move = s.fallback()
+		res.Best = res.Move
+		res.PV = []engine.Point{res.Move}
+	}
 	res.Nodes = s.nodes
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// fallback is the first candidate of the root in the heuristic order (any legal point
+// near a stone; the centre on an empty board), for when no iteration finished.
+func (s *searcher) fallback() engine.Point {
+	if s.b.Ply() == 0 {
+		c := s.b.Size() / 2
+		return engine.Point{X: c, Y: c}
+	}
+	mode := s.opts.Mode
+	s.opts.Mode = ModeOrdered
+	cands := s.candidates(0, 0)
+	s.opts.Mode = mode
+	if len(cands) == 0 {
+		return engine.NoPoint
+	}
+	return s.g.Point(cands[0].i)
 }
 
 // Search runs one fixed-depth search with the given options (the bench's entry point).

@@ -145,6 +145,19 @@ func TestTimeLimit(t *testing.T) {
 	assert.NoError(t, b.Check(res.Move))
 }
 
+// TestNoIterationFinished: a limit that runs out inside depth 1 still yields a legal
+// move (the first candidate in the heuristic order), never NoPoint.
+func TestNoIterationFinished(t *testing.T) {
+	for _, mode := range []Mode{ModeMinimax, ModeAlphaBeta, ModeOrdered, ModeOrderedTT} {
+		b := board(t, engine.Freestyle, "h8i9j8i8i7g9j9j10")
+		res, err := New(Options{Depth: 4, Mode: mode}).Play(context.Background(), b, engine.Limits{Nodes: 1}, nil)
+		require.NoError(t, err, mode)
+		require.NotEqual(t, engine.NoPoint, res.Move, mode)
+		assert.NoError(t, b.Check(res.Move), mode)
+		assert.Zero(t, res.Depth, mode)
+	}
+}
+
 func BenchmarkPatterns(b *testing.B) {
 	bd := board(b, engine.Freestyle, "h8i9j8i8i7g9j9j10k10")
 	s := newSearcher(context.Background(), bd, Options{})
