@@ -373,6 +373,8 @@ func verifyRoom(t *testing.T, ctx context.Context, base, roomID string, acks []a
 			t.Errorf("room %s: replay seq %d after %d", roomID, e.Seq, evs[i-1].Seq)
 		}
 		switch e.Kind {
+		case "started", "rematch":
+			moves = append(moves[:0], e.OpeningStones...) // the stones an AI show starts from
 		case "move":
 			if e.Ply != len(moves) {
 				t.Errorf("room %s: move event seq %d at ply %d, expected ply %d (applied twice or out of order)", roomID, e.Seq, e.Ply, len(moves))

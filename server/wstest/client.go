@@ -333,7 +333,9 @@ func (c *Client) apply(m Msg) {
 		c.lastSeq = m.Seq
 		switch e.Kind {
 		case "started":
-			c.phase = "playing"
+			// A game may start from stones already on the board (an AI show's balanced
+			// opening): they are the first plies.
+			c.phase, c.moves = "playing", append([]string(nil), e.OpeningStones...)
 		case "move":
 			if e.Ply != len(c.moves) {
 				c.problems = append(c.problems, fmt.Sprintf("gen %d: move event seq %d at ply %d but view has %d moves", m.Gen, e.Seq, e.Ply, len(c.moves)))
@@ -346,7 +348,7 @@ func (c *Client) apply(m Msg) {
 		case "game_over":
 			c.phase, c.result, c.reason = "over", e.Result, e.Reason
 		case "rematch":
-			c.phase, c.moves, c.result, c.reason = "playing", nil, "", ""
+			c.phase, c.moves, c.result, c.reason = "playing", append([]string(nil), e.OpeningStones...), "", ""
 		}
 	}
 }
