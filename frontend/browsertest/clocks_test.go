@@ -96,18 +96,19 @@ func TestTakebackRestoresClock(t *testing.T) {
 }
 
 // TestPacedAIShow: an AI vs AI exhibition starts from a balanced opening and plays its
-// moves at least the room's pace (1 s) apart, so a spectator can follow it.
+// moves at least the room's pace apart (2 s, chosen in the create dialog), so a
+// spectator can follow it.
 func TestPacedAIShow(t *testing.T) {
 	e := Setup(t)
 	p := e.NewPage(t, "watcher")
-	p.CreateGame("aivai", `f.level_black.value = 'beginner'; f.level_white.value = 'beginner'`)
+	p.CreateGame("aivai", `f.level_black.value = 'beginner'; f.level_white.value = 'beginner'; f.pace.value = '2000'`)
 	p.WaitRole("spectator")
 	p.Wait("opening", `__gomoku.game.phase !== 'waiting' && __gomoku.game.moves.length >= 5`, 10*time.Second)
 	require.Equal(t, "h8", Eval[string](p, `__gomoku.game.moves[0].point`), "a balanced opening from the centre")
-	p.Wait("four AI moves", `__gomoku.moveTimes.length >= 4 || __gomoku.game.phase === 'over'`, 20*time.Second)
+	p.Wait("four AI moves", `__gomoku.moveTimes.length >= 4 || __gomoku.game.phase === 'over'`, 30*time.Second)
 	times := Eval[[]float64](p, `__gomoku.moveTimes`) // the server's times of the move events
 	require.GreaterOrEqual(t, len(times), 3, "the game went on")
 	for i := 1; i < len(times); i++ {
-		require.GreaterOrEqual(t, times[i]-times[i-1], 1000.0, "moves %d and %d played %.0f ms apart", i-1, i, times[i]-times[i-1])
+		require.GreaterOrEqual(t, times[i]-times[i-1], 2000.0, "moves %d and %d played %.0f ms apart", i-1, i, times[i]-times[i-1])
 	}
 }

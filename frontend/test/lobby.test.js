@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setLang } from '../static/js/i18n.js';
-import { resultText, movesText } from '../static/js/lobby.js';
+import { resultText, movesText, createBody, secondsText } from '../static/js/lobby.js';
 
 test('lobby: a finished entry names its result in words, an aborted game included', () => {
   setLang('en');
@@ -25,5 +25,39 @@ test('lobby: move counts in singular and plural', () => {
   setLang('zh');
   assert.equal(movesText(1), '1 手');
   assert.equal(movesText(12), '12 手');
+  setLang('en');
+});
+
+const form = {
+  mode: 'ai', rule: 'renju', size: 15, time: '3+2', takebacks: true, chat: false, opening: 'swap2',
+  color: 'white', visibility: 'public', level: 'expert', level_black: 'novice', level_white: 'master',
+  pace_ms: 3000, first_move_ms: 60000,
+};
+
+test('lobby: the create body carries the first-move limit for timed games and the pace for AI shows', () => {
+  const ai = createBody(form);
+  assert.equal(ai.first_move_ms, 60000);
+  assert.equal(ai.ai_pace_ms, undefined);
+  assert.deepEqual(ai.opponent, { kind: 'ai', level: 'expert' });
+  assert.deepEqual(ai.time, { base_ms: 180000, increment_ms: 2000, per_move_ms: 0 });
+  assert.equal(ai.opening, 'swap2');
+
+  const untimed = createBody({ ...form, mode: 'human', time: 'none' });
+  assert.equal(untimed.first_move_ms, undefined, 'no first-move limit without a clock');
+  assert.deepEqual(untimed.opponent, { kind: 'human' });
+
+  const show = createBody({ ...form, mode: 'aivai' });
+  assert.equal(show.ai_pace_ms, 3000);
+  assert.equal(show.first_move_ms, undefined);
+  assert.equal(show.me, 'none');
+  assert.deepEqual([show.black.level, show.white.level], ['novice', 'master']);
+});
+
+test('lobby: durations in seconds or minutes', () => {
+  setLang('en');
+  assert.equal(secondsText(15000), '15 s');
+  assert.equal(secondsText(120000), '2 min');
+  setLang('zh');
+  assert.equal(secondsText(1000), '1 秒');
   setLang('en');
 });

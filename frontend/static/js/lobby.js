@@ -153,6 +153,39 @@ function seg(name, options, checked) {
     h('input', { type: 'radio', name, value, checked: value === checked }), h('span', label))));
 }
 
+/** AI_PACES are the AI show's choices of time between moves (ai_pace_ms; the server's default is 1 s). */
+export const AI_PACES = [1000, 2000, 3000, 5000, 10000];
+/** FIRST_MOVE_LIMITS are the choices of time for each side's first move (first_move_ms; default 30 s). */
+export const FIRST_MOVE_LIMITS = [15000, 30000, 60000, 120000];
+
+/**
+ * createBody builds the POST /api/rooms body from the create dialog's values.
+ * @param {{mode: string, rule: string, size: number, time: string, takebacks: boolean, chat: boolean,
+ *   opening: string, color: string, visibility: string, level: string, level_black: string,
+ *   level_white: string, pace_ms: number, first_move_ms: number}} f
+ * @returns {Record<string, any>}
+ */
+export function createBody(f) {
+  const tc = TIME_PRESETS.find((p) => p.id === f.time) || TIME_PRESETS[2];
+  /** @type {Record<string, any>} */
+  const body = {
+    rule: f.rule, size: f.size,
+    time: { base_ms: tc.base_ms, increment_ms: tc.increment_ms, per_move_ms: 0 },
+    takebacks: f.takebacks, chat: f.chat, opening: f.opening,
+  };
+  // The first-move limit only means something when the game has a clock.
+  if (f.mode !== 'aivai' && tc.base_ms > 0) body.first_move_ms = f.first_move_ms;
+  if (f.mode === 'human') Object.assign(body, { me: f.color, opponent: { kind: 'human' }, public: f.visibility === 'public' });
+  if (f.mode === 'ai') Object.assign(body, { me: f.color, opponent: { kind: 'ai', level: f.level }, public: true, hints: true });
+  if (f.mode === 'aivai') Object.assign(body, { me: 'none', black: { kind: 'ai', level: f.level_black }, white: { kind: 'ai', level: f.level_white }, public: true, ai_pace_ms: f.pace_ms });
+  return body;
+}
+
+/** secondsText names a duration of whole seconds or minutes ("5 s", "2 min"). */
+export function secondsText(ms) {
+  return ms % 60000 === 0 ? t('unit.min', { n: ms / 60000 }) : t('unit.s', { n: ms / 1000 });
+}
+
 /** openCreateDialog shows the create-game dialog; mode: human | ai | aivai. */
 export async function openCreateDialog(ctx, mode = store.get('lastMode', 'ai')) {
   const dlg = /** @type {HTMLDialogElement} */ (document.getElementById('create-dialog'));
@@ -164,6 +197,8 @@ export async function openCreateDialog(ctx, mode = store.get('lastMode', 'ai')) 
   const sizeSel = h('select', { name: 'size', id: 'f-size' }, [15, 16, 17, 18, 19, 20].map((n) => h('option', { value: n, selected: n === (prev.size || 15) }, `${n}×${n}`)));
   const ruleSel = h('select', { name: 'rule', id: 'f-rule' }, ['freestyle', 'standard', 'renju'].map((r) => h('option', { value: r, selected: r === (prev.rule || 'freestyle') }, t(`rule.${r}`))));
   const openingSel = h('select', { name: 'opening', id: 'f-opening', title: t('opening.help') }, ['none', 'swap', 'swap2'].map((o) => h('option', { value: o, selected: o === (prev.opening || 'none') }, t(`opening.${o}`))));
+  const paceSel = h('select', { name: 'pace', id: 'f-pace' }, AI_PACES.map((ms) => h('option', { value: ms, selected: ms === (prev.pace_ms || 1000) }, secondsText(ms))));
+  const firstSel = h('select', { name: 'first_move', id: 'f-first-move', title: t('create.firstmove.help') }, FIRST_MOVE_LIMITS.map((ms) => h('option', { value: ms, selected: ms === (prev.first_move_ms || 30000) }, secondsText(ms))));
   const err = h('p.form-error', { role: 'alert' });
   const submit = h('button.btn.btn-primary', { type: 'submit', id: 'create-submit' }, t('create.submit'));
   const form = h('form', { method: 'dialog' },
@@ -186,6 +221,9 @@ export async function openCreateDialog(ctx, mode = store.get('lastMode', 'ai')) 
       h('label.field', { for: 'f-opening' }, h('span.label', t('create.opening')), openingSel),
       h('p.field.muted.opening-help', t('opening.help'))),
     h('div.row2', null,
+      h('label.field.only-play', { for: 'f-first-move' }, h('span.label', t('create.firstmove')), firstSel),
+      h('label.field.only-aivai', { for: 'f-pace' }, h('span.label', t('create.pace')), paceSel)),
+    h('div.row2', null,
       h('label.field', { for: 'f-time' }, h('span.label', t('create.time')), timeSel),
       h('div.field', null,
         h('label.check', null, h('input', { type: 'checkbox', name: 'takebacks', checked: prev.takebacks ?? true }), t('create.takebacks')),
@@ -206,18 +244,17 @@ export async function openCreateDialog(ctx, mode = store.get('lastMode', 'ai')) 
     e.preventDefault();
     const f = form.elements;
     const m = f.mode.value;
-    const tc = TIME_PRESETS.find((p) => p.id === f.time.value) || TIME_PRESETS[2];
-    const body = {
-      rule: f.rule.value, size: Number(f.size.value),
-      time: { base_ms: tc.base_ms, increment_ms: tc.increment_ms, per_move_ms: 0 },
+    const body = createBody({
+      mode: m, rule: f.rule.value, size: Number(f.size.value), time: f.time.value,
       takebacks: f.takebacks.checked, chat: f.chat.checked, opening: f.opening.value,
-    };
-    if (m === 'human') Object.assign(body, { me: f.color.value, opponent: { kind: 'human' }, public: f.visibility.value === 'public' });
-    if (m === 'ai') Object.assign(body, { me: f.color.value, opponent: { kind: 'ai', level: f.level.value }, public: true, hints: true });
-    if (m === 'aivai') Object.assign(body, { me: 'none', black: { kind: 'ai', level: f.level_black.value }, white: { kind: 'ai', level: f.level_white.value }, public: true });
+      color: f.color.value, visibility: f.visibility.value, level: f.level.value,
+      level_black: f.level_black.value, level_white: f.level_white.value,
+      pace_ms: Number(f.pace.value), first_move_ms: Number(f.first_move.value),
+    });
     store.put('lastMode', m);
     store.put('lastCreate', {
-      rule: body.rule, size: body.size, time: tc.id, takebacks: body.takebacks, chat: body.chat, opening: body.opening,
+      rule: body.rule, size: body.size, time: f.time.value, takebacks: body.takebacks, chat: body.chat, opening: body.opening,
+      pace_ms: Number(f.pace.value), first_move_ms: Number(f.first_move.value),
       visibility: f.visibility.value, color: f.color.value, level: f.level.value, level_black: f.level_black.value, level_white: f.level_white.value,
     });
     submit.disabled = true;
