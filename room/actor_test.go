@@ -308,6 +308,20 @@ func TestActorClockFlagsByTimer(t *testing.T) {
 	waitEvent(t, sa, EvMove) // i9
 	assert.Equal(t, int64(9_000), waitEvent(t, sa, EvMove).ClockMS, "black's clock ran 2 s, +1 s")
 	e.clock.Advance(10*time.Second + time.Millisecond) // white's 10 s run out
+	// The actor arms white's deadline once h9 is stored, which may be just after this
+	// advance: keep the fake clock moving until the flag falls.
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+				e.clock.Advance(time.Second)
+			}
+		}
+	}()
 	ev = waitEvent(t, sa, EvGameOver)
 	assert.Equal(t, ResultBlack, ev.Result)
 	assert.Equal(t, ReasonTimeout, ev.Reason)
