@@ -107,13 +107,23 @@ func colorName(c engine.Color) string {
 	return "black"
 }
 
-// compare runs the four algorithms on the position, each under the caps.
-func (l *learn) compare(c echo.Context) error {
-	req, b, err := learnPosition(c, protocol.LearnMaxDepth)
+// searchable reads a position to search up to maxDepth and takes a search slot; the
+// caller defers release.
+func (l *learn) searchable(c echo.Context, maxDepth int) (protocol.LearnRequest, *engine.Board, func(), error) {
+	req, b, err := learnPosition(c, maxDepth)
 	if err != nil {
-		return err
+		return req, nil, nil, err
 	}
 	release, err := l.acquire(c)
+	if err != nil {
+		return req, nil, nil, err
+	}
+	return req, b, release, nil
+}
+
+// compare runs the four algorithms on the position, each under the caps.
+func (l *learn) compare(c echo.Context) error {
+	req, b, release, err := l.searchable(c, protocol.LearnMaxDepth)
 	if err != nil {
 		return err
 	}
@@ -143,11 +153,7 @@ func (l *learn) compare(c echo.Context) error {
 
 // tree records a shallow alpha-beta search for the drawing.
 func (l *learn) tree(c echo.Context) error {
-	req, b, err := learnPosition(c, protocol.LearnMaxTreeDepth)
-	if err != nil {
-		return err
-	}
-	release, err := l.acquire(c)
+	req, b, release, err := l.searchable(c, protocol.LearnMaxTreeDepth)
 	if err != nil {
 		return err
 	}
