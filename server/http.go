@@ -39,7 +39,7 @@ func (s *Server) routes() *echo.Echo {
 	api.Match(getHead, "/rooms/:id", s.getRoom)
 	api.Match(getHead, "/rooms/:id/record", s.getRecord)
 	api.Match(getHead, "/engines", s.engines)
-	learn := newLearn()
+	learn := newLearn(s.deps.Scheduler)
 	api.POST("/learn/compare", learn.compare)
 	api.POST("/learn/tree", learn.tree)
 	api.POST("/learn/eval", learn.eval)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gomoku-arena/gomoku/engine"
 	"github.com/gomoku-arena/gomoku/engine/baseline"
+	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
@@ -25,11 +26,12 @@ const (
 // learnModes are the compared algorithms, from the textbook's first to its last.
 var learnModes = [...]baseline.Mode{baseline.ModeMinimax, baseline.ModeAlphaBeta, baseline.ModeOrdered, baseline.ModeOrderedTT}
 
-// learn serves POST /api/learn/compare and /api/learn/tree. Its searches are CPU work
-// outside the AI scheduler, so they are bounded three ways: caps per search, one
-// request at a time per client IP, and a few node-wide slots (half the CPUs) so that
-// live AI seats keep the rest.
+// learn serves POST /api/learn/compare and /api/learn/tree. Its searches run on the
+// background lane of the AI scheduler (a live AI seat preempts them; a preempted search
+// runs again) and are bounded three ways: caps per search, one request at a time per
+// client IP, and a few node-wide requests at a time (half the CPUs).
 type learn struct {
+	sched *room.Scheduler
 	perIP *ipLimiter
 	slots chan struct{}
 	// nodeCap and timeCap bound each search, wait the wait for a slot (tests lower them).
@@ -38,8 +40,12 @@ type learn struct {
 	wait    time.Duration
 }
 
-func newLearn() *learn {
+func newLearn(sched *room.Scheduler) *learn {
+	if sched == nil {
+		sched = room.NewScheduler(0, -1)
+	}
 	return &learn{
+		sched:   sched,
 		perIP:   newIPLimiter(1),
 		slots:   make(chan struct{}, max(1, runtime.NumCPU()/2)),
 		nodeCap: learnNodeCap,
@@ -131,9 +137,14 @@ func (l *learn) compare(c echo.Context) error {
 	out := protocol.LearnCompare{Depth: req.Depth, ToMove: colorName(b.ToMove()), Win: baseline.WinValue,
 		NodeCap: l.nodeCap, TimeCapMS: l.timeCap.Milliseconds()}
 	for _, mode := range learnModes {
-		ctx, cancel := context.WithTimeout(c.Request().Context(), l.timeCap)
-		res, err := baseline.Search(ctx, b, baseline.Options{Mode: mode, Depth: req.Depth, MaxNodes: l.nodeCap})
-		cancel()
+		var res baseline.SearchResult
+		err := l.sched.Background(c.Request().Context(), func(ctx context.Context) error {
+			ctx, cancel := context.WithTimeout(ctx, l.timeCap)
+			defer cancel()
+			var err error
+			res, err = baseline.Search(ctx, b, baseline.Options{Mode: mode, Depth: req.Depth, MaxNodes: l.nodeCap})
+			return err
+		})
 		row := protocol.LearnMode{Mode: mode.String(), Nodes: res.Nodes, TimeMS: float64(res.Elapsed.Microseconds()) / 1000}
 		switch {
 		case err == nil:
@@ -158,9 +169,14 @@ func (l *learn) tree(c echo.Context) error {
 		return err
 	}
 	defer release()
-	ctx, cancel := context.WithTimeout(c.Request().Context(), l.timeCap)
-	defer cancel()
-	root, err := baseline.Tree(ctx, b, req.Depth, req.Width)
+	var root *baseline.TreeNode
+	err = l.sched.Background(c.Request().Context(), func(ctx context.Context) error {
+		ctx, cancel := context.WithTimeout(ctx, l.timeCap)
+		defer cancel()
+		var err error
+		root, err = baseline.Tree(ctx, b, req.Depth, req.Width)
+		return err
+	})
 	if err != nil {
 		return protocol.Errorf(protocol.CodeTimeout, "the tree search did not finish in time")
 	}

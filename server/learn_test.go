@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
@@ -18,7 +20,7 @@ import (
 // (the caps themselves are tested in TestLearnCaps), and decodes its answer.
 func learnRun(t *testing.T, h func(*learn, echo.Context) error, body string, out any) {
 	t.Helper()
-	l := newLearn()
+	l := newLearn(nil)
 	l.timeCap = 10 * time.Minute
 	c := learnCtx(t, body)
 	require.NoError(t, h(l, c))
@@ -133,7 +135,7 @@ func TestLearnEval(t *testing.T) {
 	require.Equal(t, "five", ex.Patterns[len(ex.Patterns)-1].Kind)
 	learnRun(t, (*learn).eval, `{"moves":""}`, &ex)
 	require.Empty(t, ex.Patterns)
-	err := newLearn().eval(learnCtx(t, `{"moves":"h8","depth":2}`))
+	err := newLearn(nil).eval(learnCtx(t, `{"moves":"h8","depth":2}`))
 	require.Equal(t, protocol.CodeBadRequest, protocol.Code(err))
 }
 
@@ -145,7 +147,7 @@ func learnCtx(t *testing.T, body string) echo.Context {
 }
 
 func TestLearnCaps(t *testing.T) {
-	l := newLearn()
+	l := newLearn(nil)
 	l.nodeCap = 5000
 	c := learnCtx(t, `{"moves":"h8i9j7","depth":4}`)
 	require.NoError(t, l.compare(c))
@@ -168,4 +170,22 @@ func TestLearnCaps(t *testing.T) {
 	err = l.compare(learnCtx(t, `{"moves":"h8i9j7","depth":2}`))
 	require.Equal(t, protocol.CodeLearnBusy, protocol.Code(err))
 	require.Equal(t, http.StatusServiceUnavailable, protocol.HTTPStatus(protocol.CodeLearnBusy))
+}
+
+func TestLearnRunsOnTheBackgroundLane(t *testing.T) {
+	sched := room.NewScheduler(1, 0)
+	l := newLearn(sched)
+	l.timeCap = 10 * time.Minute
+	live, err := sched.Acquire(context.Background(), nil) // a live AI search holds the only slot
+	require.NoError(t, err)
+	c := learnCtx(t, `{"moves":"h8i9j7","depth":2}`)
+	done := make(chan error, 1)
+	go func() { done <- l.compare(c) }()
+	require.Eventually(t, func() bool { _, w := sched.BackgroundStats(); return w == 1 },
+		10*time.Second, 2*time.Millisecond, "the classroom search waits behind the live one")
+	live()
+	require.NoError(t, <-done)
+	require.Equal(t, http.StatusOK, c.Response().Writer.(*httptest.ResponseRecorder).Code)
+	run, wait := sched.BackgroundStats()
+	require.Equal(t, [2]int{0, 0}, [2]int{run, wait})
 }

@@ -64,10 +64,11 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	mgr := room.NewManager(store, opts)
 	ping := func(ctx context.Context) error { return client.Ping(ctx).Err() }
 	srv, err = NewWith(cfg, Deps{
-		Rooms:   &ManagerRooms{M: mgr, Ping: ping},
-		Players: NewRedisPlayers(client),
-		Ping:    ping,
-		Nodes:   node,
+		Rooms:     &ManagerRooms{M: mgr, Ping: ping},
+		Players:   NewRedisPlayers(client),
+		Ping:      ping,
+		Nodes:     node,
+		Scheduler: mgr.Scheduler(),
 		Close: func() error {
 			node.Stop() // after the rooms stopped: releases this node's leases
 			return closeRedis()

@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"golang.org/x/time/rate"
 
+	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/gomoku-arena/gomoku/room/replica"
 )
@@ -29,7 +30,10 @@ type Deps struct {
 	// Nodes, when set, tells operators which node holds a room's lease
 	// (GET /admin/rooms/:id/holder).
 	Nodes Nodes
-	Close func() error
+	// Scheduler, when set, is the rooms' AI scheduler: the classroom's searches run on
+	// its background lane (nil: a scheduler of its own).
+	Scheduler *room.Scheduler
+	Close     func() error
 }
 
 // Nodes reports which node runs a room (replica.Node implements it).
