@@ -66,6 +66,7 @@ func All() []Migration {
 		{1, "initial layout: room hash/list/lease keys with {room:ID} tag, lobby sorted sets, schema record", up1},
 		{2, "lobby sorted-set scores from Unix seconds to Unix milliseconds", up2},
 		{3, "gomoku:rooms:active index of every unfinished room, filled from live and open", up3},
+		{4, "players by id ({player:ID} hash + sessions set, gomoku:session:<token hash>), from gomoku:player:<token hash>", up4},
 	}
 }
 

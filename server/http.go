@@ -143,7 +143,8 @@ func readBody(c echo.Context, max int64) ([]byte, error) {
 	return b, nil
 }
 
-// bearer authenticates the Authorization: Bearer token.
+// bearer authenticates the Authorization: Bearer token: the player (guest or account)
+// with TokenHash set to the session used.
 func (s *Server) bearer(c echo.Context) (Player, error) {
 	h := c.Request().Header.Get("Authorization")
 	tok, ok := strings.CutPrefix(h, "Bearer ")
@@ -181,7 +182,7 @@ func (s *Server) createPlayer(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p, token, err := register(c.Request().Context(), s.players, name)
+	p, token, err := register(c.Request().Context(), s.players, name, c.Request().UserAgent())
 	if err != nil {
 		return err
 	}
@@ -193,7 +194,12 @@ func (s *Server) me(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]string{"id": p.ID, "name": p.Name})
+	return c.JSON(http.StatusOK, meBody(p))
+}
+
+// meBody is what GET /api/players/me and PATCH /api/players/me answer.
+func meBody(p Player) map[string]any {
+	return map[string]any{"id": p.ID, "name": p.Name, "username": p.Username, "account": p.IsAccount()}
 }
 
 // renameMe is PATCH /api/players/me {"name"}: the new name or an error, nothing changed.
@@ -210,7 +216,7 @@ func (s *Server) renameMe(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]string{"id": p.ID, "name": p.Name})
+	return c.JSON(http.StatusOK, meBody(p))
 }
 
 func (s *Server) createRoom(c echo.Context) error {

@@ -30,50 +30,56 @@ func TestCleanName(t *testing.T) {
 	}
 }
 
-func TestPlayersStores(t *testing.T) {
+func TestPlayersStore(t *testing.T) {
 	mr := miniredis.RunT(t)
 	rc := redis.NewClient(&redis.Options{Addr: mr.Addr()})
 	t.Cleanup(func() { _ = rc.Close() })
-	for name, ps := range map[string]Players{"mem": NewMemPlayers(), "redis": NewRedisPlayers(rc)} {
-		t.Run(name, func(t *testing.T) {
-			ctx := context.Background()
-			p, token, err := register(ctx, ps, " Alice ")
-			require.NoError(t, err)
-			require.Equal(t, "Alice", p.Name)
-			require.True(t, strings.HasPrefix(p.ID, "p_"))
-			require.GreaterOrEqual(t, len(token), 32) // 192 bits in base64url
-			got, err := authenticate(ctx, ps, token)
-			require.NoError(t, err)
-			require.Equal(t, p.ID, got.ID)
-			_, err = authenticate(ctx, ps, token+"x")
-			require.Equal(t, protocol.CodeUnauthorized, protocol.Code(err))
-			none, err := authenticate(ctx, ps, "")
-			require.NoError(t, err)
-			require.Nil(t, none)
-			_, _, err = register(ctx, ps, "")
-			require.Equal(t, protocol.CodeBadRequest, protocol.Code(err))
-
-			renamed, err := rename(ctx, ps, *got, " Alice  B ")
-			require.NoError(t, err)
-			require.Equal(t, "Alice B", renamed.Name)
-			again, err := authenticate(ctx, ps, token)
-			require.NoError(t, err)
-			require.Equal(t, Player{ID: p.ID, Name: "Alice B", TokenHash: p.TokenHash}, *again)
-			_, err = rename(ctx, ps, *got, "")
-			require.Equal(t, protocol.CodeBadRequest, protocol.Code(err))
-			gone := Player{ID: "p_x", Name: "X", TokenHash: HashToken("never registered")}
-			_, err = rename(ctx, ps, gone, "Y")
-			require.Equal(t, protocol.CodeUnauthorized, protocol.Code(err))
-			require.ErrorIs(t, ps.Rename(ctx, gone.TokenHash, "Y"), ErrNoSuchPlayer)
-			_, err = ps.ByHash(ctx, gone.TokenHash)
-			require.ErrorIs(t, err, ErrNoSuchPlayer, "a rename does not create a player")
-		})
-	}
-	// The raw token is never stored.
-	_, token, err := register(context.Background(), NewRedisPlayers(rc), "Bob")
+	ps := NewRedisPlayers(rc)
+	ctx := context.Background()
+	p, token, err := register(ctx, ps, " Alice ", "test-agent")
 	require.NoError(t, err)
+	require.Equal(t, "Alice", p.Name)
+	require.True(t, strings.HasPrefix(p.ID, "p_"))
+	require.GreaterOrEqual(t, len(token), 32) // 192 bits in base64url
+	got, err := authenticate(ctx, ps, token)
+	require.NoError(t, err)
+	require.Equal(t, p.ID, got.ID)
+	require.False(t, got.IsAccount())
+	_, err = authenticate(ctx, ps, token+"x")
+	require.Equal(t, protocol.CodeUnauthorized, protocol.Code(err))
+	none, err := authenticate(ctx, ps, "")
+	require.NoError(t, err)
+	require.Nil(t, none)
+	_, _, err = register(ctx, ps, "", "")
+	require.Equal(t, protocol.CodeBadRequest, protocol.Code(err))
+
+	renamed, err := rename(ctx, ps, *got, " Alice  B ")
+	require.NoError(t, err)
+	require.Equal(t, "Alice B", renamed.Name)
+	again, err := authenticate(ctx, ps, token)
+	require.NoError(t, err)
+	require.Equal(t, p.ID, again.ID)
+	require.Equal(t, "Alice B", again.Name)
+	require.Equal(t, p.TokenHash, again.TokenHash)
+	byID, err := ps.ByID(ctx, p.ID)
+	require.NoError(t, err)
+	require.Equal(t, "Alice B", byID.Name)
+	require.Empty(t, byID.TokenHash)
+	_, err = rename(ctx, ps, *got, "")
+	require.Equal(t, protocol.CodeBadRequest, protocol.Code(err))
+	gone := Player{ID: "p_x", Name: "X", TokenHash: HashToken("never registered")}
+	_, err = rename(ctx, ps, gone, "Y")
+	require.Equal(t, protocol.CodeUnauthorized, protocol.Code(err))
+	require.ErrorIs(t, ps.Rename(ctx, gone.ID, "Y"), ErrNoSuchPlayer)
+	_, err = ps.ByID(ctx, gone.ID)
+	require.ErrorIs(t, err, ErrNoSuchPlayer, "a rename does not create a player")
+
+	// The raw token is never stored.
 	for _, k := range mr.Keys() {
 		require.NotContains(t, k, token)
+		if mr.Type(k) != "hash" {
+			continue
+		}
 		fields, _ := mr.HKeys(k)
 		for _, v := range fields {
 			require.NotContains(t, mr.HGet(k, v), token)

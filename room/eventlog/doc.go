@@ -39,12 +39,9 @@
 //	                         "applied:N" = ms timestamp per applied migration
 //	{gomoku:schema}:lock      migration lock (SET NX PX, token compare-and-delete)
 //
-// One more key lives beside them, written by package server, not by this package:
-//
-//	gomoku:player:<hash>     hash: a player's "id", "name", "created" (Unix
-//	                         ms); <hash> is the hex SHA-256 of the player's
-//	                         token (the token is never stored); TTL 400 days,
-//	                         renewed whenever the token is used
+// Players, sessions and usernames live beside them (gomoku:{player:ID},
+// gomoku:session:<token hash>, gomoku:username:<name>), written by package
+// server, not by this package (docs/persistence.md).
 //
 // # Writes: one script, one round trip
 //
