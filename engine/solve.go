@@ -1,0 +1,68 @@
+package engine
+
+import (
+	"context"
+	"time"
+)
+
+// ForcedWin is a forced win of the side to move found by the threat solvers.
+type ForcedWin struct {
+	// VCT is false for a VCF (victory by continuous fours) and true for a VCT (fours and
+	// open threes).
+	VCT bool
+	// Plies to the five, the five included.
+	Plies int
+	// Line is the VCF's line, attacker and forced replies alternating (NoPoint where any
+	// defence loses), or the VCT's first move. Line[0] is the winning move.
+	Line []Point
+}
+
+// Solve looks for a forced win of the side to move on b with the engine's threat
+// solvers: a VCF first, then, when vct is set, a VCT, each within nodes (0: 200,000).
+// It reports false when neither finds one within its limits, ctx ends, or the game is
+// over. A five on the board for the mover is a one-ply VCF; a five of the opponent
+// forces the block first. b is not modified.
+func (e *Engine) Solve(ctx context.Context, b *Board, nodes uint64, vct bool) (ForcedWin, bool) {
+	if b.Outcome().Over || b.Ply() >= b.Size()*b.Size() {
+		return ForcedWin{}, false
+	}
+	if nodes == 0 {
+		nodes = 200_000
+	}
+	s := e.s
+	s.pos.setup(b)
+	s.nodes, s.stopped = 0, false
+	s.done = ctx.Done()
+	s.hard, s.tacticsStop = time.Time{}, time.Time{}
+	s.report, s.nodeLimit = nil, 0
+	s.nextPoll = pollEvery
+	defer func() { s.done = nil }()
+
+	s.vcfStop = nodes
+	for depth := 3; depth <= maxPly-40 && s.nodes < s.vcfStop && !s.stopped; depth += 2 {
+		s.vcfCut = false
+		if d := s.vcf(0, depth); d > 0 && !s.stopped {
+			w := ForcedWin{Plies: d}
+			for _, q := range s.vcfLine[:d] {
+				if q < 0 {
+					w.Line = append(w.Line, NoPoint)
+				} else {
+					w.Line = append(w.Line, cellPoint(int(q)))
+				}
+			}
+			return w, b.Check(w.Line[0]) == nil
+		}
+		if !s.vcfCut {
+			break // no line reached the depth limit: no VCF at any depth
+		}
+	}
+	if !vct || s.stopped {
+		return ForcedWin{}, false
+	}
+	s.vctStop = s.nodes + nodes
+	if d := s.vctAttack(0, 15, 0); d > 0 && !s.stopped {
+		m := cellPoint(int(s.vctMove[0]))
+		return ForcedWin{VCT: true, Plies: d, Line: []Point{m}}, b.Check(m) == nil
+	}
+	return ForcedWin{}, false
+}
