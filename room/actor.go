@@ -275,7 +275,7 @@ func (r *Room) handle(req request) (Reply, error) {
 	switch cmd.Kind {
 	case CmdHint:
 		return r.startHint(req)
-	case CmdAIMove, CmdForfeit, CmdAbandon, CmdTimeout, CmdAutoClaim, CmdStart:
+	case CmdAIMove, CmdForfeit, CmdAbandon, CmdTimeout, CmdAutoClaim, CmdStart, CmdRating:
 		if !req.internal {
 			return Reply{}, fmt.Errorf("%w: internal command", ErrUnknownType)
 		}

@@ -173,6 +173,8 @@ func (a *applier) run() error {
 		return a.abort()
 	case CmdClaimVictory:
 		return a.claim()
+	case CmdRating:
+		return a.ratingCmd()
 	case CmdAutoClaim:
 		return a.autoClaim()
 	case CmdFlag, CmdTimeout:
@@ -205,8 +207,11 @@ func (a *applier) sit() error {
 	if a.cmd.By.ID == "" {
 		return ErrUnauthorized
 	}
-	if !validName(a.cmd.By.Name) {
+	if !validName(a.cmd.By.Name) || len(a.cmd.By.Rating) > maxRatingLen {
 		return fmt.Errorf("%w: name", ErrBadRequest)
+	}
+	if a.s.settings.Rated && !a.cmd.By.Account {
+		return ErrAccountNeeded
 	}
 	if me := a.me(); me == col {
 		return nil // already there

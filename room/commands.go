@@ -45,6 +45,7 @@ const (
 	CmdStart     CommandKind = "start"      // start the game if every seat is filled (AI vs AI)
 	CmdAutoClaim CommandKind = "auto_claim" // a human (Color) abandoned an AI game: the machine wins
 	CmdAIOpening CommandKind = "ai_opening" // a machine seat's opening action: Color, Ply, Hash, Step, Points or Choice
+	CmdRating    CommandKind = "rating"     // the ledger recorded game Game of a rated room: Rating
 )
 
 // Command is an input to Apply. By is the authenticated player issuing it (zero for
@@ -72,6 +73,9 @@ type Command struct {
 	GoneSince time.Time
 	// Grace is the abandonment grace that applies (CmdClaimVictory), filled in by the actor.
 	Grace time.Duration
+	// Game and Rating are a rated game's number and rating change (CmdRating).
+	Game   int
+	Rating *RatingChange
 }
 
 // ClientCommand returns the room command of a decoded client message (a room command:

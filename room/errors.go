@@ -56,6 +56,7 @@ var (
 	ErrOpponentLeft   = newError(protocol.CodeNotAllowed, "the opponent has left")
 	ErrBadSettings    = newError(protocol.CodeBadRequest, "bad room settings")
 	ErrUnknownPlayer  = newError(protocol.CodeBadRequest, "unknown AI level or engine")
+	ErrAccountNeeded  = newError(protocol.CodeAccountRequired, "a rated game is played between accounts: sign up or log in")
 )
 
 // Subscription end reasons (not client errors: the connection just ends).

@@ -30,6 +30,7 @@ const (
 	EvRematch           EventKind = "rematch"            // Game (new number), Clock, KeepSeats, OpeningStones
 	EvOpeningChoice     EventKind = "opening_choice"     // Color (chooser's seat), Choice, Opening, ClockMS, Clock
 	EvColors            EventKind = "colors"             // Swap, Clock: the opening assigned the colours
+	EvRating            EventKind = "rating"             // Game (the rated game), Rating: its rating change (rated.go)
 )
 
 // Game results and end reasons (game_over event).
@@ -103,6 +104,8 @@ type Event struct {
 	// Forbidden (move, takeback) lists black's renju forbidden points in the position
 	// after the event (State.Forbidden); empty when none apply.
 	Forbidden []ForbiddenPoint `json:"forbidden,omitempty"`
+	// Rating (rating) is the rating change of game Game.
+	Rating *RatingChange `json:"rating,omitempty"`
 }
 
 // Time returns At as a time.Time.
@@ -121,6 +124,10 @@ func (e Event) clone() Event {
 	if e.Clock != nil {
 		c := *e.Clock
 		e.Clock = &c
+	}
+	if e.Rating != nil {
+		r := *e.Rating
+		e.Rating = &r
 	}
 	e.Line = append([]string(nil), e.Line...)
 	e.OpeningStones = append([]string(nil), e.OpeningStones...)
@@ -161,7 +168,7 @@ var knownEvent = map[EventKind]bool{
 	EvCreated: true, EvSeated: true, EvLeft: true, EvStarted: true, EvMove: true,
 	EvDrawOffered: true, EvDrawDeclined: true, EvTakebackRequested: true,
 	EvTakebackDeclined: true, EvTakeback: true, EvChat: true, EvGameOver: true,
-	EvRematchOffered: true, EvRematch: true, EvOpeningChoice: true, EvColors: true,
+	EvRematchOffered: true, EvRematch: true, EvOpeningChoice: true, EvColors: true, EvRating: true,
 }
 
 // AIStatus is the state of an AI seat's search.

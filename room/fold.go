@@ -99,6 +99,12 @@ func fold(s State, e Event) (State, error) {
 		}
 		s.setClocks(e.Clock)
 		s.turnStart = at
+	case EvRating:
+		if e.Rating == nil || e.Game < 1 || e.Game > s.game {
+			return s, fmt.Errorf("room: rating event for game %d", e.Game)
+		}
+		r := *e.Rating
+		s.ratedGame, s.rating = e.Game, &r
 	case EvColors:
 		if s.choice == "" || s.choice == ChoicePlace2 {
 			return s, fmt.Errorf("room: colors event without a colour choice")

@@ -44,6 +44,11 @@ func randomCommand(rng *rand.Rand, s State) Command {
 			c.Kind = CmdRematch
 			c.By = []Player{alice, bob}[rng.IntN(2)]
 		}
+		if s.Settings().Rated && rng.IntN(3) == 0 {
+			// The ledger's report, now and then for an earlier game or twice.
+			ch := RatingChange{Pool: "x", Black: RatingDelta{1500, 1500 + rng.IntN(100), true}}
+			return Command{Kind: CmdRating, Game: max(1, s.Game()-rng.IntN(2)), Rating: &ch}
+		}
 	}
 	if rng.IntN(100) == 0 {
 		c.Kind = CmdAbandon
@@ -67,6 +72,9 @@ func randomCommand(rng *rand.Rand, s State) Command {
 	}
 	if c.Kind == CmdSit && c.By.ID == "" {
 		c.By = []Player{alice, bob, carol}[rng.IntN(3)]
+	}
+	if s.Settings().Rated && c.By.ID != "" {
+		c.By.Account = true
 	}
 	switch c.Kind {
 	case CmdSit:
@@ -103,6 +111,7 @@ func TestReplayEqualsLive(t *testing.T) {
 			case 2:
 				set.Time = TimeControl{PerMoveMS: 15_000}
 			}
+			set.Rated = set.Time.Enabled() && rng.IntN(2) == 0
 		})
 		_, first, _ := NewState("r1", s.Settings(), t0)
 		log := []Event{first}

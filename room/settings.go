@@ -96,6 +96,10 @@ type Settings struct {
 	// can watch it (the AI thinks meanwhile; the time is not charged to its clock).
 	// 0: no pace. New rooms get DefaultAIPaceMS unless they ask otherwise.
 	AIPaceMS int64 `json:"ai_pace_ms,omitempty"`
+	// Rated: the games count for both players' ratings in the room's pool (Pool). Only
+	// between two accounts (the sit command refuses guests), on a 15×15 board with a
+	// clock, without machine seats or hints (rated.go).
+	Rated bool `json:"rated,omitempty"`
 }
 
 // FirstMove and AIPace return the fields as durations.
@@ -169,7 +173,7 @@ func (s Settings) Normalize() (Settings, error) {
 	if s.White, err = s.White.Normalize(); err != nil {
 		return s, err
 	}
-	return s, nil
+	return s, s.checkRated()
 }
 
 func (s Settings) rule() engine.Rule {
@@ -183,6 +187,12 @@ func (s Settings) rule() engine.Rule {
 type Player struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
+	// Account: the player has an account (not a guest), as the server says; rated
+	// rooms seat accounts only.
+	Account bool `json:"account,omitempty"`
+	// Rating is the player's rating in the room's pool when seated, as displayed
+	// ("1520", "1500?" while provisional); empty for rooms without a pool.
+	Rating string `json:"rating,omitempty"`
 }
 
 func validName(s string) bool {

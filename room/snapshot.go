@@ -52,9 +52,11 @@ type Snapshot struct {
 	Forbidden []ForbiddenPoint `json:"forbidden,omitempty"`
 	Presence  *Presence        `json:"presence,omitempty"` // filled in by the actor
 	// Chat holds the room's latest chat lines of both channels (State.Chat), oldest first.
-	Chat      []ChatLine `json:"chat,omitempty"`
-	CreatedAt int64      `json:"created_at"`
-	UpdatedAt int64      `json:"updated_at"`
+	Chat []ChatLine `json:"chat,omitempty"`
+	// Rating is the current game's rating change once recorded (rated rooms).
+	Rating    *RatingChange `json:"rating,omitempty"`
+	CreatedAt int64         `json:"created_at"`
+	UpdatedAt int64         `json:"updated_at"`
 }
 
 func colorName(c engine.Color) string {
@@ -75,6 +77,7 @@ func (s State) Snapshot(now time.Time) Snapshot {
 		Opening: string(s.Opening()), Stone: colorName(s.Stone()), OpeningPlies: s.openPlies,
 		Result: res, Reason: reason, Line: line, Forbidden: s.Forbidden(), Chat: s.Chat(), CreatedAt: s.createdAt, UpdatedAt: s.updatedAt,
 	}
+	snap.Rating = s.RatingChange()
 	if snap.Moves == nil {
 		snap.Moves = []string{}
 	}

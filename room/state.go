@@ -51,12 +51,14 @@ type State struct {
 	result    string
 	reason    string
 	line      []string
-	chat      []ChatLine  // the latest chat lines, never written in place (chat.go)
-	step      OpeningStep // the opening's current step ("" when none runs)
-	openPlies int         // stones placed under the opening rule in the current game
-	choice    string      // the opening choice awaiting its colours event
-	swapped   bool        // the current game's opening swapped the seats
-	flipped   bool        // the seats are swapped relative to game 1's settings
+	chat      []ChatLine    // the latest chat lines, never written in place (chat.go)
+	step      OpeningStep   // the opening's current step ("" when none runs)
+	openPlies int           // stones placed under the opening rule in the current game
+	choice    string        // the opening choice awaiting its colours event
+	swapped   bool          // the current game's opening swapped the seats
+	flipped   bool          // the seats are swapped relative to game 1's settings
+	ratedGame int           // the last game whose rating change is stored (rating event)
+	rating    *RatingChange // its change, never written in place
 }
 
 func ci(c engine.Color) int { return int(c) - 1 }

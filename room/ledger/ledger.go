@@ -19,8 +19,10 @@
 // event is stored the node records the game at once, and every node's Sweeper records
 // whatever is left in the outbox (a node killed in between, a Redis failure), reading
 // the game from the room's event log. Record removes the game from the outbox in the
-// same script. A game marked whose game_over was never stored (the append failed) is
-// dropped when its room shows it did not end that way.
+// same script; a rated game stays in the outbox until its room has also stored the
+// rating change as an event (what players see), which is idempotent too. A game
+// marked whose game_over was never stored (the append failed) is dropped when its
+// room shows it did not end.
 package ledger
 
 import (
@@ -164,8 +166,9 @@ func (l *Ledger) MarkPending(ctx context.Context, room string, game int, end tim
 	return wrap("mark pending", err)
 }
 
-// Unmark removes a game from the outbox without recording it (its room shows it did
-// not end: the append of its game_over failed).
+// Unmark removes a game from the outbox: a rated game once its room has stored the
+// rating change, or a game whose room shows it did not end (the append of its
+// game_over failed) or is gone.
 func (l *Ledger) Unmark(ctx context.Context, room string, game int) error {
 	return wrap("unmark", l.c.ZRem(ctx, KeyPending, pendingMember(room, game)).Err())
 }

@@ -22,13 +22,14 @@ import (
 // 5 end ms, then per side from 6 and 15 (9 values each): player id, expected pool
 // field ("" absent), new pool field ("" unrated), game entry ("" none), history
 // point, leaderboard score ("" remove), index TTL ms (0 keep), index cut ms (prune
-// older entries; 0 none), name.
+// older entries; 0 none), name; 24 "1" to clear the outbox entry ("0" for a rated
+// game: its recorder clears it once the room has its rating event, Unmark).
 // Reply: {1} recorded, {2, record} already recorded, {0, side} a rating changed
 // meanwhile (compute again).
 var recordScript = redis.NewScript(`
 local stored = redis.call('GET', KEYS[1])
 if stored then
-  redis.call('ZREM', KEYS[2], ARGV[1])
+  if ARGV[24] == '1' then redis.call('ZREM', KEYS[2], ARGV[1]) end
   return {2, stored}
 end
 local pool = ARGV[4]
@@ -75,7 +76,7 @@ if ARGV[3] ~= '0' then
 else
   redis.call('SET', KEYS[1], ARGV[2])
 end
-redis.call('ZREM', KEYS[2], ARGV[1])
+if ARGV[24] == '1' then redis.call('ZREM', KEYS[2], ARGV[1]) end
 return {1}
 `)
 
@@ -195,6 +196,11 @@ func (l *Ledger) recordOnce(ctx context.Context, g Game) (*Record, bool, error) 
 		args = append(args, id, cur[i], newField, string(eJSON), point, top, ttl, cut, s.Name)
 	}
 	keys = append(keys, TopKey(orBlank(g.Pool)))
+	clearOutbox := "1"
+	if rated {
+		clearOutbox = "0"
+	}
+	args = append(args, clearOutbox)
 	res, err := recordScript.Run(ctx, l.c, keys, args...).Slice()
 	if err != nil {
 		return nil, false, wrap("record", err)

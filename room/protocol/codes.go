@@ -15,6 +15,7 @@ const (
 	CodeBadOrigin        = "bad_origin"
 	CodeNotAPlayer       = "not_a_player"
 	CodeNotAllowed       = "not_allowed"
+	CodeAccountRequired  = "account_required"
 	CodeNotYourTurn      = "not_your_turn"
 	CodeOffBoard         = "off_board"
 	CodeOccupied         = "occupied"
@@ -50,6 +51,7 @@ var statuses = map[string]int{
 	CodeBadOrigin:        http.StatusForbidden,
 	CodeNotAPlayer:       http.StatusForbidden,
 	CodeNotAllowed:       http.StatusForbidden,
+	CodeAccountRequired:  http.StatusForbidden,
 	CodeNotYourTurn:      http.StatusConflict,
 	CodeOffBoard:         http.StatusBadRequest,
 	CodeOccupied:         http.StatusBadRequest,

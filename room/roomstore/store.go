@@ -40,10 +40,20 @@ const DefaultSummaryEvery = 5 * time.Second
 // maxWritten bounds the memory of summaries written (see Store.written).
 const maxWritten = 100_000
 
+// GameEnds is told of every game that ends with a result (an append holding a
+// game_over event that is not an abort): Ending before the append, whose failure
+// fails the append with nothing stored; Ended once the event is stored. The ratings
+// ledger's outbox is one (package ledger: mark the game, then record it).
+type GameEnds interface {
+	Ending(ctx context.Context, id string, game int, at time.Time) error
+	Ended(id string, game int)
+}
+
 // Store is a room.Store and room.Lister on a eventlog.Store.
 type Store struct {
 	rs    *eventlog.Store
 	every time.Duration
+	ends  GameEnds
 
 	mu      sync.Mutex
 	written map[string]writtenSum // by room id
@@ -66,6 +76,9 @@ type Option func(*Store)
 // The events and the seq are always written: this only saves the summary encoding and
 // the lobby and TTL commands of most moves (Redis time and AOF bytes).
 func WithSummaryEvery(d time.Duration) Option { return func(s *Store) { s.every = d } }
+
+// WithGameEnds sets who is told of finished games (see GameEnds).
+func WithGameEnds(h GameEnds) Option { return func(s *Store) { s.ends = h } }
 
 var (
 	_ room.Store  = (*Store)(nil)
@@ -208,9 +221,35 @@ func (s *Store) Append(ctx context.Context, id string, expectedSeq uint64, event
 			return err
 		}
 	}
+	ended := s.gameEnds(events)
+	for _, e := range ended {
+		if err := s.ends.Ending(ctx, id, e.Game, e.Time()); err != nil {
+			return fmt.Errorf("%w: %v", room.ErrStoreUnavailable, err)
+		}
+	}
 	seq, err := s.rs.Append(ctx, id, expectedSeq, enc, f, idx)
 	s.remember(id, seq, sum, full, err == nil)
+	if err == nil {
+		for _, e := range ended {
+			s.ends.Ended(id, e.Game)
+		}
+	}
 	return mapErr(err)
+}
+
+// gameEnds returns the game_over events with a result among events (none without a
+// GameEnds).
+func (s *Store) gameEnds(events []room.Event) []room.Event {
+	if s.ends == nil {
+		return nil
+	}
+	var out []room.Event
+	for _, e := range events {
+		if e.Kind == room.EvGameOver && e.Result != room.ResultAborted {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // Events implements room.Store (events with seq >= fromSeq).
