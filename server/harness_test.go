@@ -23,6 +23,7 @@ import (
 
 	"github.com/gomoku-arena/gomoku/engine"
 	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/analysis"
 	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/gomoku-arena/gomoku/room/replica"
 	"github.com/gomoku-arena/gomoku/server/wstest"
@@ -106,7 +107,10 @@ func newEnv(t *testing.T, rc redis.UniversalClient, opts ...envOpt) *testEnv {
 	}
 	mgr := room.NewManager(store, ro)
 	ping := func(ctx context.Context) error { return rc.Ping(ctx).Err() }
-	deps := Deps{Rooms: &ManagerRooms{M: mgr, Ping: ping}, Players: NewRedisPlayers(rc), Ping: ping}
+	deps := Deps{Rooms: &ManagerRooms{M: mgr, Ping: ping}, Players: NewRedisPlayers(rc), Ping: ping,
+		// Node-capped searches: analyses take the same work on any machine.
+		Analysis: analysis.NewService(analysis.NewRedisStore(rc, cfg.Retention), mgr.Scheduler(), cfg.NodeID,
+			analysis.WithBudget(analysis.Budget{Nodes: 4000, SolverNodes: 20_000, Workers: 2}), analysis.WithLogger(cfg.Logger))}
 	if node != nil {
 		deps.Nodes = node
 		deps.Close = func() error { node.Stop(); return nil }

@@ -38,6 +38,8 @@ func (s *Server) routes() *echo.Echo {
 	api.Match(getHead, "/rooms", s.listRooms)
 	api.Match(getHead, "/rooms/:id", s.getRoom)
 	api.Match(getHead, "/rooms/:id/record", s.getRecord)
+	api.Match(getHead, "/rooms/:id/analysis", s.getAnalysis)
+	api.POST("/rooms/:id/analysis", s.startAnalysis)
 	api.Match(getHead, "/engines", s.engines)
 	learn := newLearn(s.deps.Scheduler)
 	api.POST("/learn/compare", learn.compare)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gomoku-arena/gomoku/engine"
 	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/analysis"
 	"github.com/gomoku-arena/gomoku/room/eventlog"
 	"github.com/gomoku-arena/gomoku/room/replica"
 	"github.com/gomoku-arena/gomoku/room/roomstore"
@@ -69,6 +70,8 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		Ping:      ping,
 		Nodes:     node,
 		Scheduler: mgr.Scheduler(),
+		Analysis: analysis.NewService(analysis.NewRedisStore(client, cfg.Retention), mgr.Scheduler(), cfg.NodeID,
+			analysis.WithLogger(log.With("component", "analysis"))),
 		Close: func() error {
 			node.Stop() // after the rooms stopped: releases this node's leases
 			return closeRedis()

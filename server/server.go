@@ -16,6 +16,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/analysis"
 	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/gomoku-arena/gomoku/room/replica"
 )
@@ -33,7 +34,9 @@ type Deps struct {
 	// Scheduler, when set, is the rooms' AI scheduler: the classroom's searches run on
 	// its background lane (nil: a scheduler of its own).
 	Scheduler *room.Scheduler
-	Close     func() error
+	// Analysis, when set, serves post-game analyses (nil: the routes answer not_found).
+	Analysis *analysis.Service
+	Close    func() error
 }
 
 // Nodes reports which node runs a room (replica.Node implements it).
@@ -179,6 +182,9 @@ func (s *Server) shutdown(ctx context.Context) error {
 	case <-waitDone:
 	case <-ctx.Done():
 		errs = append(errs, fmt.Errorf("server: connections still open: %w", ctx.Err()))
+	}
+	if s.deps.Analysis != nil {
+		s.deps.Analysis.Close() // progress stays stored; another node or the restart resumes it
 	}
 	if err := s.rooms.Shutdown(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("server: rooms: %w", err))

@@ -33,6 +33,8 @@ const (
 	CodeHelloRequired    = "hello_required"
 	CodeAIBusy           = "ai_busy"
 	CodeLearnBusy        = "learn_busy"
+	CodeAnalysisBusy     = "analysis_busy"
+	CodeGameNotOver      = "game_not_over"
 	CodeUnavailable      = "unavailable"
 	CodeShuttingDown     = "shutting_down"
 	CodeTimeout          = "timeout"
@@ -69,6 +71,8 @@ var statuses = map[string]int{
 	CodeHelloRequired:    http.StatusBadRequest,
 	CodeAIBusy:           http.StatusServiceUnavailable,
 	CodeLearnBusy:        http.StatusServiceUnavailable,
+	CodeAnalysisBusy:     http.StatusServiceUnavailable,
+	CodeGameNotOver:      http.StatusConflict,
 	CodeUnavailable:      http.StatusServiceUnavailable,
 	CodeShuttingDown:     http.StatusServiceUnavailable,
 	CodeTimeout:          http.StatusGatewayTimeout,

@@ -1,0 +1,176 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/analysis"
+	"github.com/gomoku-arena/gomoku/room/protocol"
+)
+
+// Post-game analysis (docs/protocol.md, "Analysis"): POST starts it (or finds it done
+// or running on some node), GET reads it; the page polls GET while it runs, each
+// answer carrying every position analysed so far. The work runs on the AI
+// scheduler's background lane (room/analysis).
+
+// Analysis statuses on the wire besides analysis.StatusRunning and StatusDone.
+const analysisStopped = "stopped" // a partial result no node is computing: POST resumes it
+
+// analysisReply is the JSON of an analysis.
+type analysisReply struct {
+	Room string `json:"room"`
+	Game int    `json:"game"`
+	analysis.Result
+}
+
+// gameSource rebuilds a game of a room (ManagerRooms).
+type gameSource interface {
+	GameSnapshot(ctx context.Context, id string, n int) (room.Snapshot, error)
+}
+
+// GameSnapshot returns game n of a room (0: the current one) as it stood at its end.
+func (a *ManagerRooms) GameSnapshot(ctx context.Context, id string, n int) (room.Snapshot, error) {
+	events, err := a.M.Store().Events(ctx, id, 1)
+	if errors.Is(err, room.ErrNotFound) {
+		return room.Snapshot{}, room.ErrNoSuchRoom
+	}
+	if err != nil {
+		return room.Snapshot{}, err
+	}
+	end := len(events)
+	for i, e := range events {
+		if n > 0 && e.Game > n {
+			end = i // the rematch that started game n+1
+			break
+		}
+	}
+	st, err := room.Replay(events[:end])
+	if err != nil {
+		return room.Snapshot{}, err
+	}
+	if n > 0 && st.Game() != n {
+		return room.Snapshot{}, protocol.Errorf(protocol.CodeNotFound, "no game %d in this room", n)
+	}
+	return st.Snapshot(time.Now()), nil
+}
+
+// analysisTarget reads the room id and ?game of a request and rebuilds that game.
+func (s *Server) analysisTarget(c echo.Context) (string, room.Snapshot, error) {
+	id := c.Param("id")
+	if !validRoomID(id) {
+		return "", room.Snapshot{}, protocol.Errorf(protocol.CodeNoSuchRoom, "no such room")
+	}
+	if s.deps.Analysis == nil {
+		return "", room.Snapshot{}, protocol.Errorf(protocol.CodeNotFound, "this server does not analyse games")
+	}
+	src, ok := s.rooms.(gameSource)
+	if !ok {
+		return "", room.Snapshot{}, protocol.Errorf(protocol.CodeNotFound, "this server does not analyse games")
+	}
+	n := 0
+	if q := c.QueryParam("game"); q != "" {
+		v, err := strconv.Atoi(q)
+		if err != nil || v < 1 {
+			return "", room.Snapshot{}, protocol.Errorf(protocol.CodeBadRequest, `"game" must be a game number (1, 2, …)`)
+		}
+		n = v
+	}
+	snap, err := src.GameSnapshot(c.Request().Context(), id, n)
+	return id, snap, err
+}
+
+// startAnalysis serves POST /api/rooms/:id/analysis?game=N.
+func (s *Server) startAnalysis(c echo.Context) error {
+	if !s.posts.allow(c.RealIP()) {
+		return protocol.Errorf(protocol.CodeRateLimited, "too many requests, slow down")
+	}
+	id, snap, err := s.analysisTarget(c)
+	if err != nil {
+		return err
+	}
+	if snap.Phase != room.PhaseOver {
+		return protocol.Errorf(protocol.CodeGameNotOver, "only a finished game is analysed")
+	}
+	g, err := analysisGame(snap)
+	if err != nil {
+		return err
+	}
+	res, err := s.deps.Analysis.Start(c.Request().Context(), id, snap.Game, g)
+	if errors.Is(err, analysis.ErrBusy) {
+		return protocol.Errorf(protocol.CodeAnalysisBusy, "the server is analysing as many games as it can: try again in a minute")
+	}
+	if err != nil {
+		return err
+	}
+	reply := analysisReply{Room: id, Game: snap.Game}
+	if res != nil {
+		reply.Result = *res
+	} else {
+		reply.Result = analysis.Result{Size: g.Size, Rule: g.Rule.String(), Total: len(g.Moves) + 1, Positions: []analysis.Position{}}
+		for _, m := range g.Moves {
+			reply.Moves = append(reply.Moves, m.String())
+		}
+	}
+	if reply.Status != analysis.StatusDone {
+		reply.Status = analysis.StatusRunning
+	}
+	return c.JSON(http.StatusAccepted, reply)
+}
+
+// getAnalysis serves GET /api/rooms/:id/analysis?game=N[&format=sgf].
+func (s *Server) getAnalysis(c echo.Context) error {
+	id, snap, err := s.analysisTarget(c)
+	if err != nil {
+		return err
+	}
+	format := c.QueryParam("format")
+	if format != "" && format != "json" && format != "sgf" {
+		return protocol.Errorf(protocol.CodeBadRequest, `"format" must be json or sgf`)
+	}
+	res, leased, err := s.deps.Analysis.Get(c.Request().Context(), id, snap.Game)
+	if err != nil {
+		return err
+	}
+	if res == nil {
+		if leased {
+			return c.JSON(http.StatusOK, analysisReply{Room: id, Game: snap.Game,
+				Result: analysis.Result{Status: analysis.StatusRunning, Positions: []analysis.Position{}}})
+		}
+		return protocol.Errorf(protocol.CodeNotFound, "this game has not been analysed: POST to start")
+	}
+	if res.Status != analysis.StatusDone && !leased {
+		res.Status = analysisStopped
+	}
+	if format == "sgf" {
+		if res.Status != analysis.StatusDone {
+			return protocol.Errorf(protocol.CodeConflict, "the analysis is not finished yet")
+		}
+		c.Response().Header().Set("Content-Disposition", `attachment; filename="gomoku-`+id+`-`+strconv.Itoa(snap.Game)+`-analysis.sgf"`)
+		return c.Blob(http.StatusOK, "application/x-go-sgf; charset=utf-8", analysisSGF(snap, *res))
+	}
+	return c.JSON(http.StatusOK, analysisReply{Room: id, Game: snap.Game, Result: *res})
+}
+
+// analysisGame is the game of a snapshot for the analysis.
+func analysisGame(snap room.Snapshot) (analysis.Game, error) {
+	rule, err := engine.ParseRule(snap.Settings.Rule)
+	if err != nil {
+		return analysis.Game{}, err
+	}
+	g := analysis.Game{Size: snap.Settings.Size, Rule: rule, OpeningPlies: snap.OpeningPlies}
+	for _, m := range snap.Moves {
+		p, err := engine.ParsePoint(m, g.Size)
+		if err != nil {
+			return analysis.Game{}, err
+		}
+		g.Moves = append(g.Moves, p)
+	}
+	return g, nil
+}
