@@ -438,6 +438,20 @@ func (p *Page) Viewport(w, h int64) {
 	p.Do("viewport", cd.EmulateViewport(w, h))
 }
 
+// PlayAndResign plays h8 and a1 as black against the AI seat (waiting for each answer),
+// then resigns and waits for the end of the game.
+func (p *Page) PlayAndResign() {
+	p.t.Helper()
+	p.WaitRole("black")
+	p.Play("h8")
+	p.WaitMoves(2)
+	p.Play("a1")
+	p.WaitMoves(4)
+	p.Click("#btn-resign")
+	p.Click("#btn-resign")
+	p.Wait("over", `__gomoku.game.phase === 'over'`, 10*time.Second)
+}
+
 // CreateGame opens the create dialog on the lobby and submits it. mode: human | ai | aivai.
 // set is JavaScript run on the form `f` (form.elements) before submitting.
 func (p *Page) CreateGame(mode, set string) string {

@@ -161,3 +161,18 @@ export function learnTree(body) {
 export function learnEval(body) {
   return call('POST', '/api/learn/eval', body);
 }
+
+/** startAnalysis starts (or finds) the engine's analysis of a finished game (docs/protocol.md, "Analysis"). */
+export function startAnalysis(id, game) {
+  return call('POST', `/api/rooms/${encodeURIComponent(id)}/analysis?game=${game}`);
+}
+
+/** getAnalysis reads a game's analysis (404 not_found: never started). */
+export function getAnalysis(id, game) {
+  return call('GET', `/api/rooms/${encodeURIComponent(id)}/analysis?game=${game}`);
+}
+
+/** analysisSGFURL is the download link of an analysed game as SGF with comments. */
+export function analysisSGFURL(id, game) {
+  return `/api/rooms/${encodeURIComponent(id)}/analysis?game=${game}&format=sgf`;
+}

@@ -31,6 +31,7 @@ import { OpeningView } from './views/opening.js';
 import { errorText, forbiddenText } from './errors.js';
 import { fatalPage } from './views/fatal.js';
 import { connBanner } from './connview.js';
+import { AnalysisPanel } from './views/analysis.js';
 
 /** @typedef {import('./protocol.js').Color} Color */
 /** @typedef {import('./protocol.js').ServerMessage} ServerMessage */
@@ -128,8 +129,9 @@ export class GameController {
     });
     this.tabs = new TabsView([{ id: 'moves', label: 'panel.moves', panel: this.moves.el }, { id: 'chat', label: 'panel.chat', panel: this.chat.el }], () => this.render());
     this.links = new LinksView(roomId);
+    this.analysis = new AnalysisPanel(roomId, { go: (n) => this.go(n), changed: () => this.render(), error: toastError });
     main.replaceChildren(h('div.game', null,
-      h('div.board-col', null, this.status.el, this.board.el, this.replay.el, this.tools.el),
+      h('div.board-col', null, this.status.el, this.board.el, this.replay.el, this.tools.el, this.analysis.el),
       h('aside.side', { 'aria-label': t('app.title') }, this.players.el, this.opening.el, this.offers.el, this.actions.el, this.ai.el, this.tabs.el, this.links.links, this.links.info)));
 
     this.client = new RoomConnection({
@@ -517,7 +519,11 @@ export class GameController {
     const st = status(g, role, { pending: this.pending.size > 0, connection: open ? 'open' : s.loaded ? this.conn : 'connecting', attempt: this.attempt });
     this.status.render(st);
     const unsent = !open;
-    this.board.render(boardModel(s, this.prefs, [...this.pending.values()].map((p) => ({ ...p, unsent }))));
+    this.analysis.sync(g, role);
+    const model = boardModel(s, this.prefs, [...this.pending.values()].map((p) => ({ ...p, unsent })));
+    if (g.phase === 'over') Object.assign(model, this.analysis.boardOverlay(n, g.size));
+    this.board.render(model);
+    this.analysis.render(g.phase === 'over', n);
     this.players.render(this.playerCards());
     this.offers.render(offersFor(g, role));
     this.opening.render(live ? choicesFor(g, role) : [], statusText(st), open);
@@ -584,6 +590,7 @@ export class GameController {
     if (this.ticker) clearInterval(this.ticker);
     this.ticker = null;
     this.stopAutoplay();
+    this.analysis.stop();
     this.offLang();
     window.removeEventListener('online', this.onOnline);
     window.removeEventListener('gomoku:renamed', this.onRenamed);
