@@ -29,6 +29,8 @@ type CreateRoomRequest struct {
 	// FirstMoveMS and AIPaceMS: room.Settings; absent means the defaults (30 s, 1 s).
 	FirstMoveMS *int64 `json:"first_move_ms"`
 	AIPaceMS    *int64 `json:"ai_pace_ms"`
+	// Rated: the games count for ratings (room.Settings.Rated).
+	Rated bool `json:"rated"`
 }
 
 // NewRoom is a validated create-room request: the room's settings (normalised by
@@ -66,6 +68,7 @@ func (req CreateRoomRequest) Normalize(engines map[string]string) (NewRoom, erro
 	if req.Time != nil {
 		r.Time = *req.Time
 	}
+	r.Rated = req.Rated
 	if req.FirstMoveMS != nil {
 		if *req.FirstMoveMS == 0 {
 			return NewRoom{}, protocol.Errorf(protocol.CodeBadRequest, `"first_move_ms" must be %d..%d`, room.MinFirstMoveMS, room.MaxFirstMoveMS)

@@ -24,8 +24,10 @@ import (
 	"github.com/gomoku-arena/gomoku/engine"
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/analysis"
+	"github.com/gomoku-arena/gomoku/room/ledger"
 	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/gomoku-arena/gomoku/room/replica"
+	"github.com/gomoku-arena/gomoku/room/roomstore"
 	"github.com/gomoku-arena/gomoku/server/wstest"
 )
 
@@ -39,6 +41,7 @@ type testEnv struct {
 	rc    redis.UniversalClient
 	node  *replica.Node // with withCluster
 	net   *stallNet     // the server side of every connection (stallClient)
+	led   *ledger.Ledger
 }
 
 // envOpt adjusts a test server's configuration and room options.
@@ -99,15 +102,20 @@ func newEnv(t *testing.T, rc redis.UniversalClient, opts ...envOpt) *testEnv {
 	for _, o := range opts {
 		o(&cfg, &ro)
 	}
-	store := roomStore(rc, cfg)
+	led, rec, bindLedger := newLedger(rc, cfg)
+	store := roomStore(rc, cfg, roomstore.WithGameEnds(rec))
 	var node *replica.Node
 	if cfg.NodeID != "" { // withCluster
 		node = newReplica(store, cfg)
 		ro.Replicator = node
 	}
 	mgr := room.NewManager(store, ro)
+	bindLedger(mgr)
+	recCtx, stopRecorder := context.WithCancel(context.Background())
+	go rec.Run(recCtx)
+	t.Cleanup(stopRecorder)
 	ping := func(ctx context.Context) error { return rc.Ping(ctx).Err() }
-	deps := Deps{Rooms: &ManagerRooms{M: mgr, Ping: ping}, Players: NewRedisPlayers(rc), Ping: ping,
+	deps := Deps{Rooms: &ManagerRooms{M: mgr, Ping: ping, Ledger: led}, Players: NewRedisPlayers(rc), Ping: ping, Ledger: led,
 		// Node-capped searches: analyses take the same work on any machine.
 		Analysis: analysis.NewService(analysis.NewRedisStore(rc, cfg.Retention), mgr.Scheduler(), cfg.NodeID,
 			analysis.WithBudget(analysis.Budget{Nodes: 4000, SolverNodes: 20_000, Workers: 2}), analysis.WithLogger(cfg.Logger))}
@@ -124,7 +132,7 @@ func newEnv(t *testing.T, rc redis.UniversalClient, opts ...envOpt) *testEnv {
 	sn := &stallNet{Listener: ts.Listener, conns: map[string]*stallConn{}}
 	ts.Listener = sn
 	ts.Start()
-	env := &testEnv{t: t, srv: srv, ts: ts, mgr: mgr, store: store, rc: rc, node: node, net: sn}
+	env := &testEnv{t: t, srv: srv, ts: ts, mgr: mgr, store: store, rc: rc, node: node, net: sn, led: led}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

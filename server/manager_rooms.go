@@ -7,6 +7,7 @@ import (
 
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/eventlog"
+	"github.com/gomoku-arena/gomoku/room/ledger"
 	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
@@ -15,6 +16,8 @@ type ManagerRooms struct {
 	M *room.Manager
 	// Ping checks the store (nil: always ready).
 	Ping func(ctx context.Context) error
+	// Ledger gives seated players their ratings (nil: none shown).
+	Ledger *ledger.Ledger
 }
 
 var _ Rooms = (*ManagerRooms)(nil)
@@ -22,8 +25,12 @@ var _ Rooms = (*ManagerRooms)(nil)
 // Create implements Rooms.
 func (a *ManagerRooms) Create(ctx context.Context, owner Player, spec NewRoom) (RoomInfo, error) {
 	req := room.CreateRequest{Settings: spec.Settings, Color: spec.OwnerColor}
+	if spec.Rated && !owner.IsAccount() {
+		return RoomInfo{}, room.ErrAccountNeeded // refused before the room exists
+	}
 	if spec.OwnerColor != "" {
-		req.Creator = &room.Player{ID: owner.ID, Name: owner.Name}
+		p := roomPlayer(ctx, a.Ledger, owner, spec.Settings)
+		req.Creator = &p
 	}
 	r, err := a.M.Create(ctx, req)
 	if err != nil {
@@ -118,6 +125,7 @@ func (a *ManagerRooms) Join(ctx context.Context, id string, who *Player, lastSeq
 		if c := r.State().ColorOf(who.ID); c != 0 {
 			role = c.String()
 		}
+		viewer = roomPlayer(ctx, a.Ledger, *who, r.State().Settings())
 	}
 	return &roomSession{r: r, sub: sub, by: viewer, role: role}, nil
 }

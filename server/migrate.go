@@ -57,6 +57,6 @@ func migrateStatus(ctx context.Context, c redis.UniversalClient, out io.Writer) 
 }
 
 // roomStore returns the room event store on Redis (room/roomstore over room/eventlog).
-func roomStore(c redis.UniversalClient, cfg Config) *roomstore.Store {
-	return roomstore.New(eventlog.New(c, eventlog.WithRetention(cfg.Retention), eventlog.WithLogger(cfg.Logger)))
+func roomStore(c redis.UniversalClient, cfg Config, opts ...roomstore.Option) *roomstore.Store {
+	return roomstore.New(eventlog.New(c, eventlog.WithRetention(cfg.Retention), eventlog.WithLogger(cfg.Logger)), opts...)
 }

@@ -43,7 +43,10 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	} else if err := migrate(ctx, client, log); err != nil {
 		return fail(err)
 	}
-	store := roomStore(client, cfg)
+	// The ratings ledger records every finished game (package ledger): its recorder
+	// marks a game before the game_over append and records it once stored.
+	led, recorder, bindLedger := newLedger(client, cfg)
+	store := roomStore(client, cfg, roomstore.WithGameEnds(recorder))
 	var srv *Server
 	observe := func(d time.Duration, nodes uint64) {
 		if srv != nil {
@@ -63,9 +66,12 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	node := newReplica(store, cfg)
 	opts.Replicator = node
 	mgr := room.NewManager(store, opts)
+	bindLedger(mgr)
+	recCtx, stopRecorder := context.WithCancel(context.Background())
 	ping := func(ctx context.Context) error { return client.Ping(ctx).Err() }
 	srv, err = NewWith(cfg, Deps{
-		Rooms:     &ManagerRooms{M: mgr, Ping: ping},
+		Rooms:     &ManagerRooms{M: mgr, Ping: ping, Ledger: led},
+		Ledger:    led,
 		Players:   NewRedisPlayers(client),
 		Ping:      ping,
 		Nodes:     node,
@@ -73,13 +79,16 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		Analysis: analysis.NewService(analysis.NewRedisStore(client, cfg.Retention), mgr.Scheduler(), cfg.NodeID,
 			analysis.WithLogger(log.With("component", "analysis"))),
 		Close: func() error {
-			node.Stop() // after the rooms stopped: releases this node's leases
+			stopRecorder() // games it had not recorded stay in the outbox for the next sweep
+			node.Stop()    // after the rooms stopped: releases this node's leases
 			return closeRedis()
 		},
 	})
 	if err != nil {
+		stopRecorder()
 		return fail(err)
 	}
+	go recorder.Run(recCtx)
 	node.Start(mgr.Get)
 	client.AddHook(latencyHook{h: srv.metrics.RedisLatency})
 	// Recovery is eager: the lease keeper's first round (at once) restores every game in

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/analysis"
+	"github.com/gomoku-arena/gomoku/room/ledger"
 	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/gomoku-arena/gomoku/room/replica"
 )
@@ -36,7 +37,9 @@ type Deps struct {
 	Scheduler *room.Scheduler
 	// Analysis, when set, serves post-game analyses (nil: the routes answer not_found).
 	Analysis *analysis.Service
-	Close    func() error
+	// Ledger, when set, holds ratings and finished-game indexes (package ledger).
+	Ledger *ledger.Ledger
+	Close  func() error
 }
 
 // Nodes reports which node runs a room (replica.Node implements it).
