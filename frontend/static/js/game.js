@@ -12,6 +12,7 @@ import { RoomConnection } from './conn.js';
 import { wsURL } from './protocol.js';
 import { BoardView } from './board.js';
 import { toNotation } from './geometry.js';
+import { deltaParams } from './rating.js';
 import { status, canPlay, isPlayer, aiSeat, COLORS, openSeats, turn, stoneColor, choicesFor } from './state.js';
 import {
   newSession, receive, withPlayer, seek, shownPly, seatPresence, currentAI, aiElapsed, clockLeft, firstMoveLeft, boardModel, pvShown, pvSwitch,
@@ -296,6 +297,9 @@ export class GameController {
       case 'rematch':
         this.stopAutoplay();
         break;
+      case 'rating':
+        if (isPlayer(role) && this.s.game.rating) toast(t('rating.change', deltaParams(this.s.game.rating[role])), 'success');
+        break;
       case 'draw_offered': case 'takeback_requested': case 'rematch_offered':
         if (fromOpponent) sound.play('alert');
         break;
@@ -563,6 +567,7 @@ export class GameController {
         canClaim: isPlayer(role) && role !== c && g.phase === 'playing',
         canSit: !this.watchOnly && !isPlayer(role) && !seat && g.phase === 'waiting' && this.conn === 'open',
         openingRole: g.phase === 'playing' && g.step ? (c === 'black' ? 'first' : 'second') : '',
+        ratingChange: g.rating ? g.rating[c] : null,
       };
     });
   }

@@ -18,7 +18,9 @@
 
 /** @typedef {{base_ms: number, increment_ms: number, per_move_ms: number}} TimeControl */
 /** @typedef {{kind: SeatKind, level?: string, engine?: string}} SeatSpec */
-/** @typedef {{id: string, name: string}} Player */
+/** @typedef {{id: string, name: string, account?: boolean, rating?: string}} Player rating: in the room's pool, as displayed ("1500?") */
+/** @typedef {{before: number, after: number, provisional?: boolean}} RatingDelta */
+/** @typedef {{pool: string, black: RatingDelta, white: RatingDelta}} RatingChange a rated game's change */
 
 /**
  * @typedef {Object} Settings
@@ -82,6 +84,7 @@
  * @property {ForbiddenPoint[]} [forbidden]
  * @property {Presence} [presence]
  * @property {ChatEntry[]} [chat] the latest chat lines, oldest first
+ * @property {RatingChange} [rating] the current game's rating change (rated rooms, once recorded)
  * @property {number} created_at
  * @property {number} updated_at
  */
@@ -121,7 +124,7 @@
 /**
  * @typedef {'created' | 'seated' | 'left' | 'started' | 'move' | 'draw_offered' | 'draw_declined'
  *   | 'takeback_requested' | 'takeback_declined' | 'takeback' | 'chat' | 'game_over'
- *   | 'rematch_offered' | 'rematch' | 'opening_choice' | 'colors'} EventKind
+ *   | 'rematch_offered' | 'rematch' | 'opening_choice' | 'colors' | 'rating'} EventKind
  */
 
 /**
@@ -151,6 +154,7 @@
  * @property {OpeningChoice} [choice] opening_choice
  * @property {boolean} [swap] colors: the seats exchanged colours
  * @property {boolean} [keep_seats] rematch: the seats keep their colours
+ * @property {RatingChange} [rating] rating: the change of game `game`
  */
 
 // ---- Server -> client messages (section 5) ----

@@ -3,6 +3,7 @@
 // (pure). It reads exactly the fields of docs/protocol.md (types in protocol.js).
 
 import { parseNotation } from './geometry.js';
+import { changeOf } from './rating.js';
 
 /** @typedef {import('./protocol.js').Color} Color */
 /** @typedef {import('./protocol.js').Role} Role */
@@ -24,6 +25,7 @@ import { parseNotation } from './geometry.js';
  * @property {string} engine
  * @property {string} player_id
  * @property {boolean} left the player left after the game ended
+ * @property {string} [rating] the player's rating in the room's pool ("1500?"), when it has one
  */
 /** @typedef {{ply: number, color: Color, point: string, x: number, y: number}} Move */
 /** @typedef {{x: number, y: number, point: string, kind: ForbiddenKind}} Forbidden */
@@ -62,6 +64,7 @@ import { parseNotation } from './geometry.js';
  * @property {Opening} opening the room's opening rule
  * @property {OpeningStep | ''} step the opening step in progress ('' when none runs)
  * @property {number} openingPlies stones placed under the opening rule (takebacks never remove them)
+ * @property {import('./protocol.js').RatingChange | null} [rating] the current game's rating change
  * @property {number} seq
  */
 
@@ -101,6 +104,15 @@ function machineSeat(spec) {
 }
 
 /**
+ * ratingOf returns a player's displayed rating as seat fields (none when it has none).
+ * @param {import('./protocol.js').Player} p
+ * @returns {{rating?: string}}
+ */
+function ratingOf(p) {
+  return p.rating ? { rating: p.rating } : {};
+}
+
+/**
  * seatFromInfo turns a snapshot seat into a Seat, or null when it is an open human seat.
  * @param {import('./protocol.js').SeatInfo} info
  * @returns {Seat | null}
@@ -108,7 +120,7 @@ function machineSeat(spec) {
 export function seatFromInfo(info) {
   if (info.spec.kind !== 'human') return machineSeat(info.spec);
   if (!info.player) return null;
-  return { kind: 'human', name: info.player.name, level: '', engine: '', player_id: info.player.id, left: !!info.left };
+  return { kind: 'human', name: info.player.name, level: '', engine: '', player_id: info.player.id, left: !!info.left, ...ratingOf(info.player) };
 }
 
 /**
@@ -246,6 +258,7 @@ export function fromSnapshot(room) {
   g.moves = room.moves.map((p, i) => toMove(p, i, g.size));
   g.clocks = clockValues(room.clock);
   if (room.result) g.result = { result: room.result, reason: room.reason || '', line: room.line || [] };
+  g.rating = room.rating || null;
   g.offers = {
     draw: colorOrNull(room.draw_offer), takeback: colorOrNull(room.takeback_request), rematch: colorOrNull(room.rematch_offer),
   };
@@ -317,7 +330,7 @@ export function applyEvent(g0, ev) {
       return s;
     }
     case 'seated':
-      if (color && ev.player) g.seats[color] = { kind: 'human', name: ev.player.name, level: '', engine: '', player_id: ev.player.id, left: false };
+      if (color && ev.player) g.seats[color] = { kind: 'human', name: ev.player.name, level: '', engine: '', player_id: ev.player.id, left: false, ...ratingOf(ev.player) };
       return g;
     case 'left': {
       // Leaving while waiting opens the seat; after a game the player is shown as gone.
@@ -386,10 +399,13 @@ export function applyEvent(g0, ev) {
     case 'rematch_offered':
       g.offers.rematch = color;
       return g;
+    case 'rating':
+      g.rating = changeOf(ev, g.gameNo) || g.rating || null;
+      return g;
     case 'rematch':
       // The seats swap colours unless the last game's opening swapped them (keep_seats).
       return {
-        ...g, phase: 'playing', gameNo: ev.game, moves: openingMoves(ev.opening_stones, g.size), result: null,
+        ...g, phase: 'playing', gameNo: ev.game, moves: openingMoves(ev.opening_stones, g.size), result: null, rating: null,
         seats: ev.keep_seats ? g.seats : { black: g.seats.white, white: g.seats.black },
         offers: { draw: null, takeback: null, rematch: null },
         clocks: clockValues(ev.clock), forbidden: [], step: firstStep(g.opening), openingPlies: 0,

@@ -4,6 +4,7 @@
 import { h, s } from '../dom.js';
 import { t, levelName } from '../i18n.js';
 import { formatClock, isLow } from '../clock.js';
+import { deltaParams } from '../rating.js';
 
 /** @typedef {import('../protocol.js').Color} Color */
 /** @typedef {import('../state.js').Seat} Seat */
@@ -44,6 +45,7 @@ export function seatName(seat) {
  * @property {boolean} canClaim
  * @property {boolean} canSit
  * @property {'first' | 'second' | ''} [openingRole] while an opening runs: the seat's role (colours come after)
+ * @property {import('../protocol.js').RatingDelta | null} [ratingChange] the seat's change in a rated game just ended
  */
 
 /**
@@ -66,7 +68,8 @@ function card(p, on) {
   const el = h('section.card.pcard', { class: p.toMove ? 'to-move' : '', 'aria-label': `${t(`color.${p.color}`)}: ${seatName(p.seat)}`, dataset: { color: p.color } },
     stoneIcon(p.color),
     h('div.pname', null, h('span', { title: seatName(p.seat) }, seatName(p.seat)), p.you ? h('span.badge', t('seat.you')) : null,
-      p.seat && p.seat.kind !== 'human' ? h('span.badge.badge-ai', 'AI') : null),
+      p.seat && p.seat.kind !== 'human' ? h('span.badge.badge-ai', 'AI') : null,
+      ratingBadge(p)),
     h('div.psub', sub),
     h('div.clock', { class: [low ? 'low' : '', p.offline ? 'paused' : ''].filter(Boolean).join(' '), role: 'timer', 'aria-label': clockLabel, title: p.offline ? t('clock.paused') : null, dataset: { clock: p.color } }, formatClock(p.clockMs)));
   if (p.firstMoveMs != null) {
@@ -82,6 +85,20 @@ function card(p, on) {
     el.append(h('div.claim', null, h('button.btn.btn-sm.btn-green', { type: 'button', dataset: { sit: p.color }, onclick: () => on.sit(p.color) }, t('seat.take', { color: t(`color.${p.color}`) }))));
   }
   return el;
+}
+
+/**
+ * ratingBadge shows a seated player's rating ("1500?" while provisional) and, once a
+ * rated game is recorded, its change.
+ * @param {PlayerCard} p
+ */
+function ratingBadge(p) {
+  if (p.ratingChange) {
+    const d = deltaParams(p.ratingChange);
+    return h('span.badge.badge-rating', { title: t('rating.change', d), dataset: { rating: p.color } }, `${d.after} (${d.delta})`);
+  }
+  if (!p.seat || !p.seat.rating) return null;
+  return h('span.badge.badge-rating', { title: t('rating.title'), dataset: { rating: p.color } }, p.seat.rating);
 }
 
 /** PlayersView shows the player cards, the viewer's own seat at the bottom. */

@@ -1,0 +1,38 @@
+// @ts-check
+// rating.js: ratings as the game page shows them (pure: node-tested). Seated players
+// carry their rating in the room's pool as the server displays it ("1512", "1500?"
+// while provisional); a rated game's change arrives after game_over as a `rating`
+// event (docs/protocol.md).
+
+/** @typedef {import('./protocol.js').RatingDelta} RatingDelta */
+/** @typedef {import('./protocol.js').RatingChange} RatingChange */
+
+/**
+ * signed returns a rating difference with its sign ("+12", "−7", "±0").
+ * @param {number} n
+ */
+export function signed(n) {
+  if (n > 0) return `+${n}`;
+  if (n < 0) return `−${-n}`;
+  return '±0';
+}
+
+/**
+ * deltaParams returns the parameters of the rating.change message for one side.
+ * @param {RatingDelta} d
+ * @returns {{before: string, after: string, delta: string}}
+ */
+export function deltaParams(d) {
+  return { before: String(d.before), after: `${d.after}${d.provisional ? '?' : ''}`, delta: signed(d.after - d.before) };
+}
+
+/**
+ * changeOf returns a rating event's change when it is for the game on the page
+ * (the event may name an earlier game, reported after a rematch started), else null.
+ * @param {{game: number, rating?: RatingChange}} ev
+ * @param {number} gameNo
+ * @returns {RatingChange | null}
+ */
+export function changeOf(ev, gameNo) {
+  return ev.rating && ev.game === gameNo ? ev.rating : null;
+}
