@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"io"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -68,8 +69,8 @@ type conn struct {
 	ws     *websocket.Conn
 	roomID string
 	ip     string
-	// ctx is cancelled when the reader stops: the commands it runs end with the
-	// connection.
+	// ctx is cancelled when the reader stops (or the writer finishes): the commands
+	// it runs end with the connection.
 	ctx    context.Context
 	cancel context.CancelFunc
 
@@ -79,7 +80,6 @@ type conn struct {
 	closed   atomic.Bool   // a close was requested: the reader discards further frames
 	noData   atomic.Bool   // gorilla already sent a close frame: write no more data
 	done     chan struct{} // closed when the writer has stopped
-	readEnd  chan struct{} // closed when the reader has stopped
 	limiter  *rate.Limiter
 
 	closeOnce sync.Once
@@ -101,7 +101,6 @@ func newConn(s *Server, ws *websocket.Conn, roomID, ip string) *conn {
 		send:    make(chan *outgoing, s.cfg.SendQueue),
 		closing: make(chan struct{}),
 		done:    make(chan struct{}),
-		readEnd: make(chan struct{}),
 		limiter: rate.NewLimiter(rate.Limit(s.cfg.RateLimit), s.cfg.RateBurst),
 	}
 }
@@ -141,18 +140,35 @@ func (c *conn) sendError(id string, err error) {
 }
 
 // serve runs the connection: it starts the writer and runs the reader loop until the
-// connection ends, then waits for the writer.
+// connection ends, then waits for the writer and takes the connection off the server's
+// books.
+//
+// An idle connection's reader waits in gorilla's read below this loop's small frame
+// only, about 1.1 KiB of stack in all; everything that needs more (decoding, the hello,
+// commands) runs in received and returns before the next wait. Handling a hello grows
+// the stack to 8 KiB, and the collector halves a parked goroutine's stack only while it
+// uses less than a quarter of it (plus an 800-byte guard): waiting this shallow lets it
+// shrink to 4 KiB, which saves 4 KiB per idle connection (TestIdleConnMemory checks
+// it; docs/performance.md has the figures).
 func (c *conn) serve() {
 	c.start()
 	go c.writeLoop()
-	for c.readOne() {
+	for {
+		typ, r, err := c.ws.NextReader()
+		if err != nil {
+			c.readFailed(err)
+			break
+		}
+		if !c.received(typ, r) {
+			break
+		}
 	}
 	if c.sess != nil {
 		c.sess.Close()
 	}
 	c.cancel()
-	close(c.readEnd)
 	<-c.done
+	c.s.forget(c)
 }
 
 // start sets the reader's limit, deadline and handlers.
@@ -176,9 +192,10 @@ func (c *conn) start() {
 	})
 }
 
-// readOne reads and handles one message; false when the reader must stop.
-func (c *conn) readOne() bool {
-	typ, data, err := c.ws.ReadMessage()
+// received reads and handles one message from the client; false when the reader must
+// stop.
+func (c *conn) received(typ int, r io.Reader) bool {
+	data, err := io.ReadAll(r)
 	if err != nil {
 		c.readFailed(err)
 		return false

@@ -123,7 +123,7 @@ func (c *conn) finish(code int, reason string) {
 		_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(writeWait))
 		t := time.NewTimer(closeGrace)
 		select {
-		case <-c.readEnd: // the client answered the close (or the reader failed)
+		case <-c.ctx.Done(): // the reader stopped: the client answered the close (or failed)
 		case <-t.C:
 		}
 		t.Stop()

@@ -436,17 +436,17 @@ func (s *Server) websocket(c echo.Context) error {
 	s.metrics.ConnectionsTotal.Inc()
 	// The reader runs in its own goroutine so that this handler returns: net/http's and
 	// Echo's per-request state (buffers, context) is freed for the connection's lifetime.
-	go func() {
-		defer func() {
-			<-cn.done
-			s.mu.Lock()
-			delete(s.conns, cn)
-			s.mu.Unlock()
-			s.metrics.Connections.Dec()
-			s.ipConns.release(ip)
-			s.connWG.Done()
-		}()
-		cn.serve()
-	}()
+	go cn.serve()
 	return nil
+}
+
+// forget takes a finished connection off the books (its reader and writer have
+// stopped).
+func (s *Server) forget(cn *conn) {
+	s.mu.Lock()
+	delete(s.conns, cn)
+	s.mu.Unlock()
+	s.metrics.Connections.Dec()
+	s.ipConns.release(cn.ip)
+	s.connWG.Done()
 }
