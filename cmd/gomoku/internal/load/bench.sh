@@ -6,7 +6,11 @@
 # pass environment variables to gomokud and the load generator. IDLE_FLAGS, GAMES_FLAGS,
 # THROUGHPUT_GAMES, FLOOR_MOVES, AI_LEVELS and PROFILE_FLAGS override the shapes (see below).
 #
-#   cmd/gomoku/internal/load/bench.sh [idle|idle-gc|games|throughput|spectators|ai|all|profile]...
+#   cmd/gomoku/internal/load/bench.sh [idle|idle-gc|games|throughput|spectators|ai|cross-node|all|profile]...
+#
+# cross-node runs a second gomokud on the same redis-server and plays the same games twice:
+# both players on the first node, then each game's white player on the second node
+# (`gomoku load -url2`), so the move round trip is cross-node delivery (CROSS_FLAGS).
 #
 # Every games-mode report has the CPU seconds of gomokud, redis-server and the load
 # generator over the window, and per move ("cpu" in the JSON). `profile` (not part of
@@ -30,29 +34,38 @@ fi
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 RPORT=$(free_port)
 HPORT=$(free_port)
+HPORT2=$(free_port)
 RDIR=$(mktemp -d)
 redis-server --port "$RPORT" --bind 127.0.0.1 --dir "$RDIR" --appendonly yes --appendfsync everysec \
 	--save '' --daemonize no --logfile "$RDIR/redis.log" &
 RPID=$!
 GPID=
+GPID2=
 cleanup() {
 	[ -n "$GPID" ] && kill "$GPID" 2>/dev/null && wait "$GPID" 2>/dev/null || true
+	[ -n "$GPID2" ] && kill "$GPID2" 2>/dev/null && wait "$GPID2" 2>/dev/null || true
 	kill "$RPID" 2>/dev/null && wait "$RPID" 2>/dev/null || true
 	rm -rf "$RDIR"
 }
 trap cleanup EXIT
 for _ in $(seq 50); do redis-cli -p "$RPORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
 
-start_server() {
-	[ -n "$GPID" ] && { kill "$GPID"; wait "$GPID" 2>/dev/null || true; }
+# start_node PIDVAR PORT LOG: (re)starts a gomokud on the redis-server (each with its own
+# random node id), its PID in the variable PIDVAR.
+start_node() {
+	local pid=${!1}
+	[ -n "$pid" ] && { kill "$pid"; wait "$pid" 2>/dev/null || true; }
 	# shellcheck disable=SC2086
-	env ${GOMOKUD_ENV:-} REDIS_URL="redis://127.0.0.1:$RPORT/0" "$OUT/gomokud" -addr "127.0.0.1:$HPORT" -log-level warn \
-		2>>"$OUT/gomokud.log" &
-	GPID=$!
-	for _ in $(seq 100); do curl -sf "http://127.0.0.1:$HPORT/readyz" >/dev/null && return; sleep 0.1; done
-	echo "gomokud did not become ready" >&2
+	env ${GOMOKUD_ENV:-} REDIS_URL="redis://127.0.0.1:$RPORT/0" "$OUT/gomokud" -addr "127.0.0.1:$2" -log-level warn \
+		2>>"$OUT/$3" &
+	printf -v "$1" %s $!
+	for _ in $(seq 100); do curl -sf "http://127.0.0.1:$2/readyz" >/dev/null && return; sleep 0.1; done
+	echo "gomokud on port $2 did not become ready" >&2
 	exit 1
 }
+start_server() { start_node GPID "$HPORT" gomokud.log; }
+# start_server2: a second node on the same redis-server.
+start_server2() { start_node GPID2 "$HPORT2" gomokud2.log; }
 
 # start_profserver: the same server code in the load package's test binary, with
 # /debug/pprof/ (TestServeForProfiling), so that -force-gc can collect before measuring.
@@ -80,12 +93,13 @@ machine() {
 run() { # name, gomoku load flags...
 	local name=$1
 	shift
-	local la
+	local la cpu="gomokud=$GPID,redis=$RPID"
+	[ -n "$GPID2" ] && cpu="$cpu,gomokud2=$GPID2"
 	la=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "== $name: gomoku load -url http://127.0.0.1:\$PORT -json $* (load average before: $la)"
 	echo "$name|$la|$*" >>"$OUT/runs.txt"
 	# shellcheck disable=SC2086
-	env ${LOAD_ENV:-} "$OUT/gomoku" load -url "http://127.0.0.1:$HPORT" -json -cpu "gomokud=$GPID,redis=$RPID" "$@" >"$OUT/$name.json" 2>"$OUT/$name.log" || {
+	env ${LOAD_ENV:-} "$OUT/gomoku" load -url "http://127.0.0.1:$HPORT" -json -cpu "$cpu" "$@" >"$OUT/$name.json" 2>"$OUT/$name.log" || {
 		echo "  FAILED: $(tail -3 "$OUT/$name.log")" >&2
 		return 0
 	}
@@ -127,6 +141,19 @@ for s in "$@"; do
 		for l in ${AI_LEVELS:-beginner intermediate advanced expert}; do
 			run "ai-$l" -games 10 -ai "$l" -rate 4 -jitter 0.2 -duration 20s -setup 1m
 		done
+		;;&
+	cross-node | all)
+		start_server
+		start_server2
+		# shellcheck disable=SC2086
+		run same-node ${CROSS_FLAGS:--games 500 -rate 1 -jitter 0.5 -duration 40s -setup 3m}
+		start_server
+		start_server2
+		# shellcheck disable=SC2086
+		run cross-node ${CROSS_FLAGS:--games 500 -rate 1 -jitter 0.5 -duration 40s -setup 3m} -url2 "http://127.0.0.1:$HPORT2"
+		kill "$GPID2"
+		wait "$GPID2" 2>/dev/null || true
+		GPID2=
 		;;&
 	profile)
 		start_profserver

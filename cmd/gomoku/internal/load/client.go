@@ -76,7 +76,8 @@ func (k eventKey) String() string {
 // rejoining with its last seq.
 type client struct {
 	r         *runner
-	g         *game // nil for idle spectators
+	g         *game  // nil for idle spectators
+	base      string // the node it connects to (runner.base or runner.base2)
 	slot      int
 	token     string
 	playerID  string
@@ -104,7 +105,7 @@ type client struct {
 }
 
 func newClient(r *runner, g *game, slot int, seed uint64) *client {
-	return &client{r: r, g: g, slot: slot, sentPly: -1, ready: make(chan struct{}),
+	return &client{r: r, g: g, base: r.base, slot: slot, sentPly: -1, ready: make(chan struct{}),
 		rng: rand.New(rand.NewPCG(seed, uint64(slot)))}
 }
 
@@ -146,7 +147,7 @@ func (c *client) session(ctx context.Context, first bool) (welcomed bool, err er
 	start := time.Now()
 	d := websocket.Dialer{NetDialContext: c.r.ips.dialer(c.slot), HandshakeTimeout: 15 * time.Second,
 		ReadBufferSize: 1024, WriteBufferSize: 512}
-	conn, resp, err := d.DialContext(ctx, wsURL(c.r.base, c.roomID()), nil)
+	conn, resp, err := d.DialContext(ctx, wsURL(c.base, c.roomID()), nil)
 	if conn == nil && err == nil {
 		err = errors.New("load: dial: no connection")
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/alicebob/miniredis/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -17,11 +18,15 @@ import (
 )
 
 // startServer runs a full in-process server (embedded miniredis) as server/doc.go shows.
-func startServer(t *testing.T) string {
+func startServer(t *testing.T) string { return startNode(t, "") }
+
+// startNode runs a full in-process server on redisURL (empty: an embedded miniredis).
+func startNode(t *testing.T, redisURL string) string {
 	t.Helper()
 	ctx := context.Background()
 	cfg := server.DefaultConfig()
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	cfg.RedisURL = redisURL
 	srv, err := server.New(ctx, cfg)
 	require.NoError(t, err)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -70,6 +75,27 @@ func TestLoadEndToEnd(t *testing.T) {
 	assert.Equal(t, rep.Acks, back.Acks)
 }
 
+// TestLoadAcrossNodes: with URL2 each game's second player and every second spectator
+// are on another node of the same Redis; every move crosses nodes and every client still
+// sees every event once and in order.
+func TestLoadAcrossNodes(t *testing.T) {
+	mr := miniredis.RunT(t)
+	a, b := startNode(t, "redis://"+mr.Addr()), startNode(t, "redis://"+mr.Addr())
+	cfg := Config{URL: a, URL2: b, Games: 3, Spectators: 2, Rate: 4, Jitter: 0.5,
+		Duration: 3 * time.Second, Setup: 30 * time.Second, IdlePerRoom: 50, SpreadIPs: true,
+		RawWriters: 1, RawDuration: time.Second, Seed: 3}
+	require.NoError(t, cfg.Validate())
+	rep, err := Run(context.Background(), cfg, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, b, rep.Target2)
+	assert.Zero(t, rep.Violations, "order violations: %v", rep.ViolSamples)
+	assert.Greater(t, rep.MoveRTT.Count, uint64(5), "opponents on the other node must see moves")
+	assert.Greater(t, rep.Spectator.Count, uint64(10), "spectators on both nodes must see moves")
+	assert.Equal(t, int64(12), rep.Conns)
+	require.NotNil(t, rep.Server)
+	assert.Equal(t, 6.0, rep.Server.After.Connections, "the first node has the black players and half the spectators")
+}
+
 // TestIdleEndToEnd opens idle spectators and reads the memory per connection.
 func TestIdleEndToEnd(t *testing.T) {
 	base := startServer(t)
@@ -89,6 +115,8 @@ func TestIdleEndToEnd(t *testing.T) {
 func TestMainRefusesRemote(t *testing.T) {
 	var out, errb bytes.Buffer
 	err := Main(context.Background(), []string{"-url", "http://198.51.100.7:8080", "-games", "1"}, nil, &out, &errb)
+	require.ErrorIs(t, err, ErrNotLoopback)
+	err = Main(context.Background(), []string{"-url2", "http://198.51.100.7:8080", "-games", "1"}, nil, &out, &errb)
 	require.ErrorIs(t, err, ErrNotLoopback)
 }
 

@@ -63,7 +63,7 @@ func (r *runner) waitConnected(ctx context.Context, n int64) {
 
 func (r *runner) runGames(ctx context.Context) (Report, error) {
 	cfg := r.cfg
-	rep := Report{Mode: "games", Target: r.base, Started: time.Now().UTC(), Games: cfg.Games,
+	rep := Report{Mode: "games", Target: r.base, Target2: r.cfg.URL2, Started: time.Now().UTC(), Games: cfg.Games,
 		Spectators: cfg.Spectators, Rate: cfg.Rate, Churn: cfg.Churn}
 	before, okBefore := r.scrape(ctx)
 	clientCtx, stopClients := context.WithCancel(ctx)
@@ -78,6 +78,9 @@ func (r *runner) runGames(ctx context.Context) (Report, error) {
 	defer cancel()
 	games := make([]*game, cfg.Games)
 	r.logf("setup: %d games, %d spectators each, against %s", cfg.Games, cfg.Spectators, r.base)
+	if r.base2 != r.base {
+		r.logf("setup: second players and every second spectator on %s", r.base2)
+	}
 	err := parallel(setupCtx, cfg.Games, 32, func(ctx context.Context, i int) error {
 		slot := i / 6 // 3 POSTs per game: 18 per source address, under the server's burst of 20
 		a, err := r.api.register(ctx, slot, fmt.Sprintf("load%d-a", i))
@@ -106,6 +109,7 @@ func (r *runner) runGames(ctx context.Context) (Report, error) {
 		}
 		pb := f.newConn(g)
 		pb.token, pb.playerID, pb.sitAs = b.Token, b.ID, "white"
+		pb.base = r.base2 // with -url2 the opponents are on different nodes
 		f.start(pb)
 		if err := waitReady(ctx, pb); err != nil {
 			return err
@@ -123,6 +127,9 @@ func (r *runner) runGames(ctx context.Context) (Report, error) {
 		err = parallel(setupCtx, n, 32, func(ctx context.Context, i int) error {
 			s := f.newConn(games[i%cfg.Games])
 			s.spectator = true
+			if (i/cfg.Games)%2 == 1 {
+				s.base = r.base2
+			}
 			f.start(s)
 			return waitReady(ctx, s)
 		})
@@ -164,7 +171,7 @@ func (r *runner) runGames(ctx context.Context) (Report, error) {
 	r.phase.Store(phaseStop)
 	stopClients()
 	f.wg.Wait()
-	rep2.Mode, rep2.Target, rep2.Started = rep.Mode, rep.Target, rep.Started
+	rep2.Mode, rep2.Target, rep2.Target2, rep2.Started = rep.Mode, rep.Target, rep.Target2, rep.Started
 	rep2.SetupS, rep2.AI = setupTook.Seconds(), cfg.AI
 	rep2.Games, rep2.Spectators, rep2.Rate, rep2.Churn = rep.Games, rep.Spectators, rep.Rate, rep.Churn
 	// Counters that moved after the window (violations found while closing) are kept.

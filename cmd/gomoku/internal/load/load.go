@@ -4,7 +4,8 @@
 // game and reconnect churn, checks that every client sees every room's events exactly
 // once and in order, and reports latencies, throughput, errors and the server's memory
 // per connection (table or -json). -idle N opens N idle spectator connections instead;
-// -raw-redis measures the raw throughput of the store's append script on the same Redis.
+// -raw-redis measures the raw throughput of the store's append script on the same Redis;
+// -url2 spreads each game over two nodes on one Redis (cross-node delivery).
 package load
 
 import (
@@ -35,6 +36,7 @@ const (
 // Config is one run's settings (the flags of `gomoku load`).
 type Config struct {
 	URL         string        // server base URL, loopback only
+	URL2        string        // a second node on the same Redis (-url2), loopback only
 	Games       int           // concurrent games
 	Spectators  int           // spectators per game
 	Rate        float64       // moves per second per game (0: as fast as turns allow)
@@ -69,6 +71,14 @@ func (c *Config) Validate() error {
 	if c.Games > 0 || c.Idle > 0 {
 		if _, err := CheckLoopback(c.URL); err != nil {
 			errs = append(errs, err)
+		}
+	}
+	if c.URL2 != "" {
+		if _, err := CheckLoopback(c.URL2); err != nil {
+			errs = append(errs, err)
+		}
+		if c.Games == 0 {
+			errs = append(errs, errors.New("load: -url2 needs -games"))
 		}
 	}
 	if c.RawRedis != "" {
@@ -112,6 +122,7 @@ func Main(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Wri
 	fs.SetOutput(stderr)
 	c := Config{}
 	fs.StringVar(&c.URL, "url", "http://127.0.0.1:8080", "server base URL (loopback addresses only)")
+	fs.StringVar(&c.URL2, "url2", "", "a second node on the same Redis: each game's second player and every second spectator connect there, so the move round trip is cross-node delivery")
 	fs.IntVar(&c.Games, "games", 0, "concurrent human-vs-human games (max 10000)")
 	fs.IntVar(&c.Spectators, "spectators", 0, "spectators per game")
 	fs.Float64Var(&c.Rate, "rate", 1, "moves per second per game (0: as fast as turns allow; the server allows ~10 frames/s per connection)")
@@ -173,6 +184,7 @@ func Main(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Wri
 type runner struct {
 	cfg   Config
 	base  string
+	base2 string // second node (-url2), or base
 	ips   sourceIPs
 	stats *Stats
 	api   *api
@@ -204,15 +216,15 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (Report, error) {
 	if cfg.Seed == 0 {
 		cfg.Seed = uint64(time.Now().UnixNano())
 	}
-	base := strings.TrimRight(cfg.URL, "/")
-	base = strings.Replace(base, "ws://", "http://", 1)
+	base := baseURL(cfg.URL)
 	u, _ := CheckLoopback(base)
-	spread := cfg.SpreadIPs && u != nil && (u.Hostname() == "localhost" || strings.HasPrefix(u.Hostname(), "127."))
-	if u != nil && u.Hostname() == "localhost" {
-		base = strings.Replace(base, "localhost", "127.0.0.1", 1)
+	spread := cfg.SpreadIPs && u != nil && strings.HasPrefix(u.Hostname(), "127.")
+	base2 := base
+	if cfg.URL2 != "" {
+		base2 = baseURL(cfg.URL2)
 	}
 	st := NewStats()
-	r := &runner{cfg: cfg, base: base, ips: sourceIPs{on: spread}, stats: st, api: newAPI(base, sourceIPs{on: spread}, st), log: log}
+	r := &runner{cfg: cfg, base: base, base2: base2, ips: sourceIPs{on: spread}, stats: st, api: newAPI(base, sourceIPs{on: spread}, st), log: log}
 	var rep Report
 	var err error
 	switch {
@@ -243,6 +255,17 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// baseURL is a target URL as the clients use it: http://, no trailing slash, localhost
+// as 127.0.0.1 (so that source addresses can be spread over 127.0.0.0/8).
+func baseURL(url string) string {
+	base := strings.TrimRight(url, "/")
+	base = strings.Replace(base, "ws://", "http://", 1)
+	if u, _ := CheckLoopback(base); u != nil && u.Hostname() == "localhost" {
+		base = strings.Replace(base, "localhost", "127.0.0.1", 1)
+	}
+	return base
 }
 
 // scrape reads /metrics, tolerating failure (the report then has no server section).

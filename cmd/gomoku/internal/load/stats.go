@@ -82,6 +82,7 @@ func (s *Stats) Errors() map[string]uint64 {
 type Report struct {
 	Mode        string            `json:"mode"` // games, idle, raw-redis
 	Target      string            `json:"target,omitempty"`
+	Target2     string            `json:"target2,omitempty"` // -url2: the second node
 	Started     time.Time         `json:"started"`
 	DurationS   float64           `json:"duration_s"` // measurement window
 	SetupS      float64           `json:"setup_s"`    // creating players, rooms, connections
@@ -142,6 +143,9 @@ func (r Report) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	p := func(format string, a ...any) { fmt.Fprintf(tw, format+"\n", a...) }
 	p("mode\t%s\ttarget\t%s", r.Mode, r.Target)
+	if r.Target2 != "" {
+		p("\tsecond node\t%s", r.Target2)
+	}
 	p("window\t%.1f s\tconnections\t%d", r.DurationS, r.Conns)
 	p("setup\t%.1f s\t", r.SetupS)
 	if r.Mode == "games" {
