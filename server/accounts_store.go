@@ -119,3 +119,33 @@ func (s redisPlayers) SetPassword(ctx context.Context, id, pwHash string) error 
 	}
 	return nil
 }
+
+// createAccountScript writes a new account player (username already reserved):
+// 0 if the id is taken (never for a fresh id), 1 done.
+var createAccountScript = redis.NewScript(`
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'id', ARGV[1], 'name', ARGV[2], 'created', ARGV[3], 'username', ARGV[4], 'pw', ARGV[5])
+redis.call('SADD', KEYS[2], ARGV[6])
+return 1`)
+
+// CreateAccount stores a new account player with its first session: ErrUsernameTaken
+// and nothing written if the username is held.
+func (s redisPlayers) CreateAccount(ctx context.Context, p Player, sess PlayerSession, pwHash string) error {
+	uk := usernameKey(strings.ToLower(p.Username))
+	if err := s.reserve(ctx, uk, p.ID); err != nil {
+		return err
+	}
+	if p.Created.IsZero() {
+		p.Created = s.now()
+	}
+	n, err := createAccountScript.Run(ctx, s.c, []string{playerKey(p.ID), playerSessionsKey(p.ID)},
+		p.ID, p.Name, ms(p.Created), p.Username, pwHash, sess.Hash).Int()
+	if err != nil || n == 0 {
+		_ = casScript.Run(ctx, s.c, []string{uk}, p.ID, "").Err()
+		if err != nil {
+			return unavailable(err)
+		}
+		return ErrUsernameTaken // unreachable with fresh ids
+	}
+	return s.putSession(ctx, p.ID, sess)
+}

@@ -56,6 +56,8 @@ type Config struct {
 	// rightmost entry that is not itself a trusted proxy, so a client cannot forge it.
 	// Empty (the default): X-Forwarded-For is ignored and the peer address is the client.
 	TrustedProxies []netip.Prefix
+	// Argon2 is the cost of new password hashes (DefaultArgon2; tests lower it).
+	Argon2 Argon2Params
 	// RateLimit is the sustained number of WebSocket commands per second per connection;
 	// RateBurst the bucket size.
 	RateLimit float64
@@ -90,6 +92,7 @@ func DefaultConfig() Config {
 		PingPeriod:      pingPeriod,
 		LeaseTTL:        3 * time.Second,
 		PresenceTTL:     replica.DefaultPresenceTTL,
+		Argon2:          DefaultArgon2,
 	}
 }
 
@@ -98,6 +101,9 @@ func (c *Config) Validate() error {
 	var errs []error
 	if c.RateLimit <= 0 || c.RateBurst <= 0 {
 		errs = append(errs, errors.New("rate limit and burst must be positive"))
+	}
+	if c.Argon2.MemoryKiB < 8*uint32(c.Argon2.Threads) || c.Argon2.Time == 0 || c.Argon2.Threads == 0 {
+		errs = append(errs, errors.New("argon2 parameters must be positive (memory at least 8 KiB per thread)"))
 	}
 	if c.SendQueue < 8 {
 		errs = append(errs, errors.New("send queue must be at least 8"))

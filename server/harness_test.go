@@ -90,6 +90,7 @@ func newEnv(t *testing.T, rc redis.UniversalClient, opts ...envOpt) *testEnv {
 		cfg.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	cfg.RateLimit, cfg.RateBurst = 200, 200
+	cfg.Argon2 = testArgon2
 	ro := room.Options{
 		AILimits: func(l engine.Limits) engine.Limits {
 			l.Time = 20 * time.Millisecond
@@ -119,6 +120,7 @@ func newEnv(t *testing.T, rc redis.UniversalClient, opts ...envOpt) *testEnv {
 		// Node-capped searches: analyses take the same work on any machine.
 		Analysis: analysis.NewService(analysis.NewRedisStore(rc, cfg.Retention), mgr.Scheduler(), cfg.NodeID,
 			analysis.WithBudget(analysis.Budget{Nodes: 4000, SolverNodes: 20_000, Workers: 2}), analysis.WithLogger(cfg.Logger))}
+	deps.Logins = NewLoginLimiter(rc, time.Now)
 	if node != nil {
 		deps.Nodes = node
 		deps.Close = func() error { node.Stop(); return nil }

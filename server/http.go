@@ -34,6 +34,7 @@ func (s *Server) routes() *echo.Echo {
 	api.POST("/players", s.createPlayer)
 	api.Match(getHead, "/players/me", s.me)
 	api.PATCH("/players/me", s.renameMe)
+	s.accountRoutes(api)
 	api.POST("/rooms", s.createRoom)
 	api.Match(getHead, "/rooms", s.listRooms)
 	api.Match(getHead, "/rooms/:id", s.getRoom)

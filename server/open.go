@@ -73,6 +73,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		Rooms:     &ManagerRooms{M: mgr, Ping: ping, Ledger: led},
 		Ledger:    led,
 		Players:   NewRedisPlayers(client),
+		Logins:    NewLoginLimiter(client, time.Now),
 		Ping:      ping,
 		Nodes:     node,
 		Scheduler: mgr.Scheduler(),

@@ -85,6 +85,9 @@ type Players interface {
 	// Revoke ends the sessions of a player with the given hashes (unknown ones are ignored).
 	Revoke(ctx context.Context, id string, hashes ...string) error
 
+	// CreateAccount stores a new player that is an account from the start, with its
+	// first session (ErrUsernameTaken, nothing written).
+	CreateAccount(ctx context.Context, p Player, s PlayerSession, passwordHash string) error
 	// Claim makes an existing guest an account: ErrUsernameTaken, ErrAlreadyAccount,
 	// ErrNoSuchPlayer, nothing changed on error. The player stops expiring.
 	Claim(ctx context.Context, id, username, passwordHash string) error

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -26,6 +27,9 @@ import (
 type Deps struct {
 	Rooms   Rooms
 	Players Players
+	// Logins limits password attempts per account and per address (its counts live in
+	// Redis, so the limit holds across nodes).
+	Logins *LoginLimiter
 	// Ping measures store reachability for /readyz and the Redis latency metric
 	// (nil: Rooms.Ready).
 	Ping func(ctx context.Context) error
@@ -55,6 +59,8 @@ type Server struct {
 	echo     *echo.Echo
 	rooms    Rooms
 	players  Players
+	limiter  *LoginLimiter
+	hasher   *hasher
 	deps     Deps
 	metrics  *Metrics
 	ipConns  *ipLimiter
@@ -77,8 +83,8 @@ func NewWith(cfg Config, deps Deps) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if deps.Rooms == nil || deps.Players == nil {
-		return nil, errors.New("server: Rooms and Players are required")
+	if deps.Rooms == nil || deps.Players == nil || deps.Logins == nil {
+		return nil, errors.New("server: Rooms, Players and Logins are required")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -88,6 +94,8 @@ func NewWith(cfg Config, deps Deps) (*Server, error) {
 		log:     cfg.Logger,
 		rooms:   deps.Rooms,
 		players: deps.Players,
+		limiter: deps.Logins,
+		hasher:  newHasher(cfg.Argon2, runtime.GOMAXPROCS(0)),
 		deps:    deps,
 		metrics: newMetrics(),
 		ipConns: newIPLimiter(cfg.MaxConnsPerIP),

@@ -39,6 +39,13 @@ const (
 	CodeShuttingDown     = "shutting_down"
 	CodeTimeout          = "timeout"
 	CodeInternal         = "internal"
+
+	// Accounts (HTTP only). Login failures are bad_credentials whether the username
+	// exists or not.
+	CodeBadUsername    = "bad_username"
+	CodeWeakPassword   = "weak_password"
+	CodeUsernameTaken  = "username_taken"
+	CodeBadCredentials = "bad_credentials"
 )
 
 // statuses maps every code to its HTTP status; it is also the list of known codes.
@@ -77,6 +84,10 @@ var statuses = map[string]int{
 	CodeShuttingDown:     http.StatusServiceUnavailable,
 	CodeTimeout:          http.StatusGatewayTimeout,
 	CodeInternal:         http.StatusInternalServerError,
+	CodeBadUsername:      http.StatusBadRequest,
+	CodeWeakPassword:     http.StatusBadRequest,
+	CodeUsernameTaken:    http.StatusConflict,
+	CodeBadCredentials:   http.StatusUnauthorized,
 }
 
 // HTTPStatus returns the HTTP status of code (500 for a code that is not one of the
