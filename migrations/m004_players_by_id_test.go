@@ -52,8 +52,12 @@ func checkPlayersV4(t *testing.T, c redis.UniversalClient, n int) {
 }
 
 func TestUpgradePlayersV3(t *testing.T) {
-	eachBackend(t, func(t *testing.T, _ backend, newClient func() *redis.Client) {
-		ctx, c := ctxT(t), newClient()
+	eachBackend(t, func(t *testing.T, b backend, _ func() *redis.Client) {
+		// Pages of a hundred players are pipelined: give a slow (race-instrumented,
+		// loaded) miniredis time to answer them.
+		c := redis.NewClient(&redis.Options{Addr: b.addr, ReadTimeout: time.Minute, WriteTimeout: time.Minute})
+		t.Cleanup(func() { _ = c.Close() })
+		ctx := ctxT(t)
 		require.NoError(t, apply(ctx, c, quiet(), All()[:3], defaults))
 		const n = 300 // several SCAN pages
 		writePlayersV3(t, c, n)
