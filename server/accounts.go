@@ -96,6 +96,13 @@ func (s *Server) createAccount(c echo.Context) error {
 	case err != nil:
 		return err
 	}
+	if guest != nil && s.deps.Ledger != nil {
+		// The guest's games and ratings stop expiring with it. The account exists
+		// already: a failure here is logged, not answered.
+		if err := s.deps.Ledger.Keep(ctx, p.ID); err != nil {
+			s.log.Warn("keeping a new account's games", "player", p.ID, "err", err)
+		}
+	}
 	s.log.Info("account created", "player", p.ID, "upgraded_guest", guest != nil)
 	return c.JSON(http.StatusCreated, createdBody(p, token))
 }

@@ -10,10 +10,13 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/ledger"
 	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
@@ -69,8 +72,12 @@ func TestGuestBecomesAccount(t *testing.T) {
 	})
 	g := e.player("Guest Ann")
 	roomID := e.createRoom(g.Token, map[string]any{"me": "black", "opponent": map[string]string{"kind": "human"}})
+	// The guest's game index expires with the guest; the account keeps it.
+	require.NoError(t, e.rc.ZAdd(t.Context(), ledger.GamesKey(g.ID), redis.Z{Score: 1, Member: "r1:1"}).Err())
+	require.NoError(t, e.rc.Expire(t.Context(), ledger.GamesKey(g.ID), time.Hour).Err())
 
 	acc := e.signUp(g.Token, "Ann_1", "tulip-sky-42")
+	require.Equal(t, time.Duration(-1), e.rc.TTL(t.Context(), ledger.GamesKey(g.ID)).Val(), "the games are kept")
 	require.Equal(t, created{ID: g.ID, Name: "Guest Ann", Token: g.Token, Username: "Ann_1"}, acc)
 	st, m := e.me(g.Token)
 	require.Equal(t, http.StatusOK, st)
