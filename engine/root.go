@@ -251,8 +251,8 @@ func (s *searcher) genRoot() {
 			}
 		}
 	}
-	s.rootN = n
-	sortMoves(buf[:n])
+	s.rootN = s.dropExcluded(buf[:n])
+	sortMoves(buf[:s.rootN])
 }
 
 // sortMoves sorts by descending score (insertion sort: stable, small lists).

@@ -81,6 +81,7 @@ type searcher struct {
 
 	root         [maxMoves]scoredMove
 	rootN        int
+	exclude      []int16 // root moves left out of the search (SearchLines)
 	tacticsNodes uint64
 	tacticsStop  time.Time // the root VCF/VCT stop at this time (zero: no limit)
 	info         Info      // the last completed iteration
