@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/engine/record"
 )
 
 // ErrNoOpenings is returned for an openings file with no opening in it.
@@ -81,33 +82,13 @@ func WritePSQ(w io.Writer, size int, moves []engine.Point, times []int64, black,
 
 // ReadPSQ reads the moves of a PSQ file written by WritePSQ (or Piskvork).
 func ReadPSQ(r io.Reader) (size int, moves []engine.Point, err error) {
-	sc := bufio.NewScanner(r)
-	if !sc.Scan() {
-		return 0, nil, errors.New("match: empty PSQ")
+	data, err := io.ReadAll(io.LimitReader(r, record.MaxBytes+1))
+	if err != nil {
+		return 0, nil, err
 	}
-	var w, h int
-	head := sc.Text()
-	if i := strings.IndexByte(head, ' '); i >= 0 {
-		head = head[i+1:]
+	g, err := record.ParsePSQ(data)
+	if err != nil {
+		return 0, nil, fmt.Errorf("match: %w", err)
 	}
-	if _, err := fmt.Sscanf(head, "%dx%d", &w, &h); err != nil || w != h || w < engine.MinSize || w > engine.MaxSize {
-		return 0, nil, fmt.Errorf("match: bad PSQ header %q", sc.Text())
-	}
-	for sc.Scan() {
-		parts := strings.Split(strings.TrimSpace(sc.Text()), ",")
-		if len(parts) != 3 {
-			break
-		}
-		x, e1 := strconv.Atoi(parts[0])
-		y, e2 := strconv.Atoi(parts[1])
-		if e1 != nil || e2 != nil {
-			break
-		}
-		p := engine.Point{X: x - 1, Y: w - y}
-		if !p.Valid(w) {
-			return 0, nil, fmt.Errorf("match: PSQ move %q off the board", sc.Text())
-		}
-		moves = append(moves, p)
-	}
-	return w, moves, sc.Err()
+	return g.Size, g.Moves, nil
 }
