@@ -1,13 +1,13 @@
 package room
 
-import "github.com/gomoku-arena/gomoku/engine"
+import (
+	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/room/protocol"
+)
 
 // ForbiddenPoint is an empty point black may not play under renju, and why. Clients draw
 // these instead of repeating the renju rules (protocol: snapshot and event "forbidden").
-type ForbiddenPoint struct {
-	Point string `json:"point"` // renju notation, "h8"
-	Kind  string `json:"kind"`  // double_three, double_four or overline
-}
+type ForbiddenPoint = protocol.ForbiddenPoint
 
 // Forbidden returns black's forbidden points in the current position, in board order
 // (row by row from a1), when they matter: renju, a game in play that is not decided,
@@ -19,7 +19,13 @@ func (s State) Forbidden() []ForbiddenPoint {
 	}
 	// The check places stones on the board for a moment: work on a copy, the State's
 	// board is shared and never written.
-	points := s.board.Clone().ForbiddenPoints()
+	return ForbiddenOf(s.board.Clone())
+}
+
+// ForbiddenOf returns black's forbidden points on b in board order, whoever is to move
+// (nil when there are none). It places stones on b for a moment: b must not be shared.
+func ForbiddenOf(b *engine.Board) []ForbiddenPoint {
+	points := b.ForbiddenPoints()
 	if len(points) == 0 {
 		return nil
 	}

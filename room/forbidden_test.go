@@ -20,11 +20,11 @@ func TestForbiddenKnownAnswers(t *testing.T) {
 	}{
 		{"empty board", renjuRoom, nil, nil},
 		{"double three", renjuRoom, []string{"g8", "a1", "h8", "a3", "i9", "a5", "i10", "a7"},
-			[]ForbiddenPoint{{"i8", "double_three"}}},
+			[]ForbiddenPoint{{Point: "i8", Kind: "double_three"}}},
 		{"double four", renjuRoom, []string{"e8", "a1", "f8", "a3", "g8", "a5", "i5", "a7", "i6", "a9", "i7", "a11"},
-			[]ForbiddenPoint{{"i8", "double_four"}}},
+			[]ForbiddenPoint{{Point: "i8", Kind: "double_four"}}},
 		{"overline", renjuRoom, []string{"d8", "a1", "e8", "a3", "f8", "a5", "h8", "a7", "i8", "a9"},
-			[]ForbiddenPoint{{"g8", "overline"}}},
+			[]ForbiddenPoint{{Point: "g8", Kind: "overline"}}},
 		{"white to move: none", renjuRoom, []string{"g8", "a1", "h8", "a3", "i9", "a5", "i10"}, nil},
 		{"freestyle: none", nil, []string{"g8", "a1", "h8", "a3", "i9", "a5", "i10", "a7"}, nil},
 		{"standard: none", func(s *Settings) { s.Rule = "standard" }, []string{"g8", "a1", "h8", "a3", "i9", "a5", "i10", "a7"}, nil},
@@ -43,7 +43,7 @@ func TestForbiddenOnMoveAndTakebackEvents(t *testing.T) {
 	// White's move leaves black to move with a forbidden point: the move event says so.
 	s, evs := apply(t, s, Command{Kind: CmdMove, By: bob, Ply: 7, Point: "a7"}, t0.Add(time.Minute))
 	require.Equal(t, []EventKind{EvMove}, kinds(evs))
-	assert.Equal(t, []ForbiddenPoint{{"i8", "double_three"}}, evs[0].Forbidden)
+	assert.Equal(t, []ForbiddenPoint{{Point: "i8", Kind: "double_three"}}, evs[0].Forbidden)
 	// Black's move leaves white to move: nothing is forbidden for white.
 	s, evs = apply(t, s, Command{Kind: CmdMove, By: alice, Ply: 8, Point: "o15"}, t0.Add(time.Minute))
 	assert.Empty(t, evs[0].Forbidden)
@@ -51,7 +51,7 @@ func TestForbiddenOnMoveAndTakebackEvents(t *testing.T) {
 	s, _ = apply(t, s, Command{Kind: CmdTakebackRequest, By: alice}, t0.Add(time.Minute))
 	s, evs = apply(t, s, Command{Kind: CmdTakebackAccept, By: bob}, t0.Add(time.Minute))
 	require.Equal(t, []EventKind{EvTakeback}, kinds(evs))
-	assert.Equal(t, []ForbiddenPoint{{"i8", "double_three"}}, evs[0].Forbidden)
+	assert.Equal(t, []ForbiddenPoint{{Point: "i8", Kind: "double_three"}}, evs[0].Forbidden)
 	// Over: nothing is forbidden any more.
 	s, evs = apply(t, s, Command{Kind: CmdResign, By: alice}, t0.Add(time.Minute))
 	require.Equal(t, []EventKind{EvGameOver}, kinds(evs))

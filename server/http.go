@@ -46,6 +46,10 @@ func (s *Server) routes() *echo.Echo {
 	api.POST("/learn/compare", learn.compare)
 	api.POST("/learn/tree", learn.tree)
 	api.POST("/learn/eval", learn.eval)
+	board := newAnalysisBoard(s.deps.Scheduler)
+	api.Match(getHead, "/analysis/position", board.position)
+	api.POST("/analysis/import", board.importRecord)
+	api.GET("/analysis/stream", board.stream)
 
 	// The WebSocket endpoint only upgrades: GET alone.
 	e.GET("/ws/rooms/:id", s.websocket)
@@ -59,6 +63,7 @@ func (s *Server) routes() *echo.Echo {
 	e.Match(getHead, "/", page)
 	e.Match(getHead, "/r/:id", page)
 	e.Match(getHead, "/learn", page)
+	e.Match(getHead, "/analysis", page)
 	e.Match(getHead, "/static/*", staticFile)
 	return e
 }

@@ -85,14 +85,9 @@ func learnPosition(c echo.Context, maxDepth int) (protocol.LearnRequest, *engine
 	if err != nil {
 		return req, nil, err
 	}
-	rule, _ := engine.ParseRule(req.Rule) // checked by the decoder
-	moves, err := engine.ParseMoves(req.Moves, req.Size)
+	b, err := playOut(req.Moves, req.Rule, req.Size)
 	if err != nil {
-		return req, nil, protocol.Errorf(protocol.CodeBadRequest, "moves: %v", err)
-	}
-	b, err := engine.BoardFromMoves(req.Size, rule, moves)
-	if err != nil {
-		return req, nil, protocol.Errorf(protocol.CodeBadRequest, "moves: %v", err)
+		return req, nil, err
 	}
 	if maxDepth == 0 {
 		return req, b, nil
@@ -104,6 +99,21 @@ func learnPosition(c echo.Context, maxDepth int) (protocol.LearnRequest, *engine
 		return req, nil, protocol.Errorf(protocol.CodeBadRequest, "play at least one move: the first move is not searched")
 	}
 	return req, b, nil
+}
+
+// playOut plays a position given as its moves in renju notation under a rule the
+// request's decoder checked (the classroom and the analysis board).
+func playOut(movesText, ruleName string, size int) (*engine.Board, error) {
+	rule, _ := engine.ParseRule(ruleName)
+	moves, err := engine.ParseMoves(movesText, size)
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, "moves: %v", err)
+	}
+	b, err := engine.BoardFromMoves(size, rule, moves)
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, "moves: %v", err)
+	}
+	return b, nil
 }
 
 func colorName(c engine.Color) string {

@@ -74,7 +74,7 @@ func gzipMW() echo.MiddlewareFunc {
 		Skipper: func(c echo.Context) bool {
 			r := c.Request()
 			return r.Method == http.MethodHead || r.Header.Get("Upgrade") != "" || r.Header.Get("Range") != "" ||
-				r.URL.Path == "/metrics"
+				r.URL.Path == "/metrics" || r.URL.Path == "/api/analysis/stream" // events are flushed one by one
 		},
 	})
 }
@@ -94,7 +94,7 @@ func machinePath(p string) bool {
 	return false
 }
 
-// page serves the single page of the web app ("/", "/r/{id}", "/learn").
+// page serves the single page of the web app ("/", "/r/{id}", "/learn", "/analysis").
 func page(c echo.Context) error {
 	a := frontend.Page()
 	serveAsset(c, "index.html", a, cacheRevalidate)

@@ -34,6 +34,7 @@ const (
 	CodeAIBusy           = "ai_busy"
 	CodeLearnBusy        = "learn_busy"
 	CodeAnalysisBusy     = "analysis_busy"
+	CodeAnalysisLimit    = "analysis_limit"
 	CodeGameNotOver      = "game_not_over"
 	CodeUnavailable      = "unavailable"
 	CodeShuttingDown     = "shutting_down"
@@ -79,6 +80,7 @@ var statuses = map[string]int{
 	CodeAIBusy:           http.StatusServiceUnavailable,
 	CodeLearnBusy:        http.StatusServiceUnavailable,
 	CodeAnalysisBusy:     http.StatusServiceUnavailable,
+	CodeAnalysisLimit:    http.StatusTooManyRequests,
 	CodeGameNotOver:      http.StatusConflict,
 	CodeUnavailable:      http.StatusServiceUnavailable,
 	CodeShuttingDown:     http.StatusServiceUnavailable,
