@@ -17,7 +17,7 @@ import (
 	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
-func TestAnalysisPosition(t *testing.T) {
+func TestBoardPosition(t *testing.T) {
 	e := newEnv(t, nil)
 	for _, tt := range []struct {
 		query, toMove, winner string
@@ -41,7 +41,7 @@ func TestAnalysisPosition(t *testing.T) {
 	}
 }
 
-func TestAnalysisBadInput(t *testing.T) {
+func TestBoardBadInput(t *testing.T) {
 	e := newEnv(t, nil)
 	for _, tt := range []struct {
 		method, path, body, code string
@@ -70,7 +70,7 @@ func TestAnalysisBadInput(t *testing.T) {
 	}
 }
 
-func TestAnalysisImport(t *testing.T) {
+func TestBoardImport(t *testing.T) {
 	e := newEnv(t, nil)
 	for _, tt := range []struct {
 		in   protocol.AnalysisImport
@@ -87,9 +87,9 @@ func TestAnalysisImport(t *testing.T) {
 	}
 }
 
-// TestAnalysisImportsServerRecords: both record formats the server writes read back
+// TestBoardImportsServerRecords: both record formats the server writes read back
 // into the same moves.
-func TestAnalysisImportsServerRecords(t *testing.T) {
+func TestBoardImportsServerRecords(t *testing.T) {
 	e := newEnv(t, nil)
 	alice, bob := room.Player{ID: "a", Name: "Alice [A]"}, room.Player{ID: "b", Name: "Bob"}
 	set := room.DefaultSettings()
@@ -185,7 +185,7 @@ func next(t *testing.T, ch <-chan sseEvent) sseEvent {
 	return sseEvent{}
 }
 
-func TestAnalysisStream(t *testing.T) {
+func TestBoardStream(t *testing.T) {
 	e := newEnv(t, nil)
 	// Black to move with an open three: the four wins, whatever else is shown.
 	status, ch, body, stop := openStream(t, e.ts.URL, "moves=h8a1i8a2j8a15&time=2&lines=3", "")
@@ -245,7 +245,7 @@ func requireRefused(t *testing.T, status int, body []byte, wantStatus int, code 
 
 const openPosition = "moves=h8i9j7&time=30"
 
-func TestAnalysisPerClientLimit(t *testing.T) {
+func TestBoardPerClientLimit(t *testing.T) {
 	a := newAnalysisBoard(nil)
 	a.gate = room.NewScheduler(8, 8)
 	ts := analysisServer(t, a)
@@ -264,7 +264,7 @@ func TestAnalysisPerClientLimit(t *testing.T) {
 	require.Equal(t, "position", next(t, ch).name)
 }
 
-func TestAnalysisQuota(t *testing.T) {
+func TestBoardQuota(t *testing.T) {
 	a := newAnalysisBoard(nil)
 	a.gate = room.NewScheduler(8, 8)
 	a.perIP = newIPLimiter(8)
@@ -309,7 +309,7 @@ func TestTimeQuotaWindow(t *testing.T) {
 	require.Equal(t, 10*time.Second, g, "each client has its own quota")
 }
 
-func TestAnalysisBusy(t *testing.T) {
+func TestBoardBusy(t *testing.T) {
 	a := newAnalysisBoard(nil)
 	a.gate = room.NewScheduler(1, 1)
 	ts := analysisServer(t, a)
@@ -337,7 +337,7 @@ func TestAnalysisBusy(t *testing.T) {
 	require.Equal(t, "info", next(t, ch2).name)
 }
 
-func TestAnalysisQueueWait(t *testing.T) {
+func TestBoardQueueWait(t *testing.T) {
 	a := newAnalysisBoard(nil)
 	a.gate = room.NewScheduler(1, 4)
 	a.wait = time.Millisecond
@@ -359,9 +359,9 @@ func TestAnalysisQueueWait(t *testing.T) {
 	require.JSONEq(t, `{"error":{"code":"analysis_busy","message":"every analysis engine is busy: try again in a minute"}}`, ev.data)
 }
 
-// TestAnalysisYieldsToLiveSearch: an analysis runs on the scheduler's background lane;
+// TestBoardYieldsToLiveSearch: an analysis runs on the scheduler's background lane;
 // a live AI search takes its slot at once, and the analysis goes on after it.
-func TestAnalysisYieldsToLiveSearch(t *testing.T) {
+func TestBoardYieldsToLiveSearch(t *testing.T) {
 	sched := room.NewScheduler(1, -1)
 	a := newAnalysisBoard(sched)
 	ts := analysisServer(t, a)
