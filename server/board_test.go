@@ -381,3 +381,21 @@ func TestBoardYieldsToLiveSearch(t *testing.T) {
 	release()
 	require.Equal(t, "info", next(t, ch).name, "and goes on when the live search is done")
 }
+
+// TestBoardTakesAGameOfARoom: a room's game n as a record (GET …/record?game=n) reads
+// into the analysis board.
+func TestBoardTakesAGameOfARoom(t *testing.T) {
+	e := newEnv(t, nil)
+	id := finishedGame(t, e)
+	rec := e.raw("GET", "/api/rooms/"+id+"/record?format=sgf&game=1", nil)
+	require.Equal(t, http.StatusOK, rec.status, string(rec.body))
+	var out protocol.AnalysisImported
+	require.Equal(t, 200, e.do("POST", "/api/analysis/import", "", protocol.AnalysisImport{Text: string(rec.body)}, &out))
+	require.Equal(t, 9, len(out.Moves)/2, "the finished game's nine moves: %s", out.Moves)
+	require.Equal(t, "h8", out.Moves[:2])
+	for q, code := range map[string]string{"game=2": protocol.CodeNotFound, "game=0": protocol.CodeBadRequest, "game=x": protocol.CodeBadRequest} {
+		var er apiErr
+		e.do("GET", "/api/rooms/"+id+"/record?"+q, "", nil, &er)
+		require.Equal(t, code, er.Error.Code, q)
+	}
+}

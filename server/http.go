@@ -343,7 +343,13 @@ func (s *Server) getRecord(c echo.Context) error {
 	default:
 		return protocol.Errorf(protocol.CodeBadRequest, `"format" must be psq or sgf`)
 	}
-	body, err := s.rooms.Record(c.Request().Context(), id, format)
+	var body []byte
+	var err error
+	if q := c.QueryParam("game"); q != "" {
+		body, err = s.gameRecord(c.Request().Context(), id, q, format)
+	} else {
+		body, err = s.rooms.Record(c.Request().Context(), id, format)
+	}
 	if err != nil {
 		return err
 	}
