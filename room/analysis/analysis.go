@@ -179,11 +179,12 @@ func Analyse(ctx context.Context, r Runner, g Game, budget Budget, prev *Result,
 				if i >= len(boards) {
 					return
 				}
-				var p Position
+				job := &posJob{eng: eng, b: boards[i], budget: budget}
 				err := r.Background(ctx, func(ctx context.Context) error {
-					p = analysePosition(ctx, eng, boards[i], budget)
+					job.run(ctx)
 					return ctx.Err()
 				})
+				p := job.position()
 				if err != nil {
 					errC <- err
 					cancel()
@@ -242,11 +243,62 @@ func replay(g Game) ([]*engine.Board, error) {
 	return out, nil
 }
 
-// analysePosition searches one position: the threat solvers first (a forced win needs
-// no search), then the engine within the budget.
-func analysePosition(ctx context.Context, eng *engine.Engine, b *engine.Board, budget Budget) Position {
+// posJob analyses one position across preemptions: a solver answer is kept, and the
+// search time already spent counts against the budget (the engine's transposition
+// table keeps what an interrupted search learnt), so a position finishes even when
+// live searches preempt it often.
+type posJob struct {
+	eng    *engine.Engine
+	b      *engine.Board
+	budget Budget
+	solved bool
+	win    engine.ForcedWin
+	winOK  bool
+	spent  time.Duration
+	last   engine.Result
+	have   bool
+}
+
+// run does what is left of the position's work within ctx (one slot's tenure).
+func (j *posJob) run(ctx context.Context) {
+	if j.b.Outcome().Over {
+		return
+	}
+	if !j.solved {
+		w, ok := j.eng.Solve(ctx, j.b, j.budget.SolverNodes, true)
+		if ctx.Err() != nil {
+			return // interrupted: solve again
+		}
+		j.win, j.winOK, j.solved = w, ok, true
+	}
+	if j.winOK {
+		return
+	}
+	l := engine.Limits{Nodes: j.budget.Nodes}
+	if full := j.budget.Search; full > 0 {
+		l.Time = full - j.spent
+		if l.Time < full/10 {
+			if j.have {
+				return // the budget is spent: the deepest result so far stands
+			}
+			l.Time = full / 10
+		}
+	}
+	start := time.Now()
+	r := j.eng.Search(ctx, j.b, l, nil)
+	j.spent += time.Since(start)
+	if r.Move == engine.NoPoint || (ctx.Err() != nil && r.Depth == 0) {
+		return
+	}
+	if !j.have || ctx.Err() == nil || r.Depth >= j.last.Depth {
+		j.last, j.have = r, true
+	}
+}
+
+// position is the analysis of the position once run has finished.
+func (j *posJob) position() Position {
+	b := j.b
 	p := Position{Ply: b.Ply(), ToMove: b.ToMove().String()}
-	black := b.ToMove() == engine.Black
 	if o := b.Outcome(); o.Over {
 		// The game ended here: the previous mover made five (or the board is full).
 		switch o.Winner {
@@ -260,7 +312,8 @@ func analysePosition(ctx context.Context, eng *engine.Engine, b *engine.Board, b
 		return p
 	}
 	var score engine.Score
-	if w, ok := eng.Solve(ctx, b, budget.SolverNodes, true); ok {
+	if j.winOK {
+		w := j.win
 		kind := "vcf"
 		if w.VCT {
 			kind = "vct"
@@ -269,7 +322,7 @@ func analysePosition(ctx context.Context, eng *engine.Engine, b *engine.Board, b
 		score = engine.MateScore - engine.Score(w.Plies)
 		p.Best, p.PV, p.Depth = w.Line[0].String(), p.Forced.Line, w.Plies
 	} else {
-		r := eng.Search(ctx, b, engine.Limits{Time: budget.Search, Nodes: budget.Nodes}, nil)
+		r := j.last
 		score = r.Score
 		p.Depth = r.Depth
 		if r.Move != engine.NoPoint {
@@ -279,7 +332,7 @@ func analysePosition(ctx context.Context, eng *engine.Engine, b *engine.Board, b
 	}
 	p.Score, p.Mate = int(score), score.MatePlies()
 	p.Black = WinProbability(score)
-	if !black {
+	if b.ToMove() != engine.Black {
 		p.Black = 1 - p.Black
 	}
 	return p
