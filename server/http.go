@@ -18,6 +18,7 @@ import (
 
 	"github.com/gomoku-arena/gomoku/engine"
 	"github.com/gomoku-arena/gomoku/room/protocol"
+	"github.com/gomoku-arena/gomoku/room/rating"
 )
 
 // routes builds the Echo instance with every route of docs/protocol.md.
@@ -362,12 +363,16 @@ type LevelInfo struct {
 	Name     string `json:"name"`
 	BudgetMS int64  `json:"budget_ms"`
 	Depth    int    `json:"depth,omitempty"`
+	// Rating is the level's published rating (room/rating: measured by matches
+	// between the levels, docs/strength).
+	Rating int `json:"rating,omitempty"`
 }
 
 func (s *Server) engines(c echo.Context) error {
 	levels := []LevelInfo{}
 	for _, l := range engine.Levels() {
-		levels = append(levels, LevelInfo{Name: l.Name, BudgetMS: l.Budget.Milliseconds(), Depth: l.Depth})
+		r, _ := rating.LevelRating(l.Name)
+		levels = append(levels, LevelInfo{Name: l.Name, BudgetMS: l.Budget.Milliseconds(), Depth: l.Depth, Rating: r})
 	}
 	engines := []map[string]string{}
 	for name := range s.cfg.Engines {

@@ -118,6 +118,7 @@ func TestHTTPAPI(t *testing.T) {
 	require.Equal(t, http.StatusOK, e.do("GET", "/api/engines", "", nil, &eng))
 	require.Equal(t, "beginner", eng.Levels[0].Name)
 	require.Positive(t, eng.Levels[0].BudgetMS)
+	require.Equal(t, 1000, eng.Levels[0].Rating, "levels carry their published ratings")
 	code, body, _ = get("/healthz")
 	require.Equal(t, http.StatusOK, code, body)
 	code, body, _ = get("/readyz")

@@ -53,6 +53,12 @@ test('lobby: the create body carries the first-move limit for timed games and th
   assert.deepEqual([show.black.level, show.white.level], ['novice', 'master']);
 });
 
+test('lobby: only a game between people can be asked rated', () => {
+  assert.equal(createBody({ ...form, mode: 'human', rated: true }).rated, true);
+  assert.equal(createBody({ ...form, mode: 'human', rated: false }).rated, undefined);
+  assert.equal(createBody({ ...form, mode: 'ai', rated: true }).rated, undefined, 'games against the AI are casual');
+});
+
 test('lobby: durations in seconds or minutes', () => {
   setLang('en');
   assert.equal(secondsText(15000), '15 s');

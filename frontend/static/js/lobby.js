@@ -19,6 +19,8 @@ const TIME_PRESETS = [
 ];
 
 let levelsCache = null;
+/** @type {Record<string, number>} the levels' published ratings (GET /api/engines) */
+const levelRatings = {};
 
 /** levels returns the AI level names from GET /api/engines (cached). */
 async function levels() {
@@ -26,6 +28,7 @@ async function levels() {
   try {
     const res = await api.engines();
     const names = res.levels.map((l) => l.name);
+    for (const l of res.levels) if (l.rating) levelRatings[l.name] = l.rating;
     levelsCache = names.length ? names : FALLBACK_LEVELS;
   } catch {
     return FALLBACK_LEVELS;
@@ -176,6 +179,7 @@ export function createBody(f) {
   // The first-move limit only means something when the game has a clock.
   if (f.mode !== 'aivai' && tc.base_ms > 0) body.first_move_ms = f.first_move_ms;
   if (f.mode === 'human') Object.assign(body, { me: f.color, opponent: { kind: 'human' }, public: f.visibility === 'public' });
+  if (f.mode === 'human' && f.rated) body.rated = true;
   if (f.mode === 'ai') Object.assign(body, { me: f.color, opponent: { kind: 'ai', level: f.level }, public: true, hints: true });
   if (f.mode === 'aivai') Object.assign(body, { me: 'none', black: { kind: 'ai', level: f.level_black }, white: { kind: 'ai', level: f.level_white }, public: true, ai_pace_ms: f.pace_ms });
   return body;
@@ -192,7 +196,7 @@ export async function openCreateDialog(ctx, mode = store.get('lastMode', 'ai')) 
   const lv = await levels();
   const prev = store.get('lastCreate', {});
   const levelSelect = (name, value) => h('select', { name, id: `f-${name}` },
-    lv.map((l) => h('option', { value: l, selected: l === value }, levelName(l))));
+    lv.map((l) => h('option', { value: l, selected: l === value }, levelRatings[l] ? `${levelName(l)} · ${levelRatings[l]}` : levelName(l))));
   const timeSel = h('select', { name: 'time', id: 'f-time' }, TIME_PRESETS.map((p) => h('option', { value: p.id, selected: p.id === (prev.time || '5+5') }, p.id === 'none' ? t('create.time.none') : p.id)));
   const sizeSel = h('select', { name: 'size', id: 'f-size' }, [15, 16, 17, 18, 19, 20].map((n) => h('option', { value: n, selected: n === (prev.size || 15) }, `${n}×${n}`)));
   const ruleSel = h('select', { name: 'rule', id: 'f-rule' }, ['freestyle', 'standard', 'renju'].map((r) => h('option', { value: r, selected: r === (prev.rule || 'freestyle') }, t(`rule.${r}`))));
@@ -227,7 +231,8 @@ export async function openCreateDialog(ctx, mode = store.get('lastMode', 'ai')) 
       h('label.field', { for: 'f-time' }, h('span.label', t('create.time')), timeSel),
       h('div.field', null,
         h('label.check', null, h('input', { type: 'checkbox', name: 'takebacks', checked: prev.takebacks ?? true }), t('create.takebacks')),
-        h('label.check', null, h('input', { type: 'checkbox', name: 'chat', checked: prev.chat ?? true }), t('create.chat')))),
+        h('label.check', null, h('input', { type: 'checkbox', name: 'chat', checked: prev.chat ?? true }), t('create.chat')),
+        h('label.check.only-human', { title: t('create.rated.help') }, h('input', { type: 'checkbox', name: 'rated', checked: !!prev.rated }), t('create.rated')))),
     err,
     h('div.buttons', null,
       h('button.btn', { type: 'button', onclick: () => dlg.close() }, t('create.cancel')),
@@ -249,12 +254,12 @@ export async function openCreateDialog(ctx, mode = store.get('lastMode', 'ai')) 
       takebacks: f.takebacks.checked, chat: f.chat.checked, opening: f.opening.value,
       color: f.color.value, visibility: f.visibility.value, level: f.level.value,
       level_black: f.level_black.value, level_white: f.level_white.value,
-      pace_ms: Number(f.pace.value), first_move_ms: Number(f.first_move.value),
+      pace_ms: Number(f.pace.value), first_move_ms: Number(f.first_move.value), rated: f.rated.checked,
     });
     store.put('lastMode', m);
     store.put('lastCreate', {
       rule: body.rule, size: body.size, time: f.time.value, takebacks: body.takebacks, chat: body.chat, opening: body.opening,
-      pace_ms: Number(f.pace.value), first_move_ms: Number(f.first_move.value),
+      pace_ms: Number(f.pace.value), first_move_ms: Number(f.first_move.value), rated: f.rated.checked,
       visibility: f.visibility.value, color: f.color.value, level: f.level.value, level_black: f.level_black.value, level_white: f.level_white.value,
     });
     submit.disabled = true;
