@@ -118,6 +118,12 @@ func TestLeaderboardEstablished(t *testing.T) {
 	assert.Equal(t, "alice", top[0].PlayerID)
 	assert.Equal(t, "Alice", top[0].Name)
 	assert.False(t, top[0].Provisional())
+
+	// A year later both are provisional again and off the board.
+	later := New(l.c, WithClock(func() time.Time { return t0.AddDate(1, 0, 0) }))
+	top, err = later.Leaderboard(ctx, "freestyle-blitz", 10)
+	require.NoError(t, err)
+	assert.Empty(t, top)
 }
 
 func TestCasualGamesIndexed(t *testing.T) {

@@ -90,13 +90,18 @@ type Leader struct {
 	PoolRating
 }
 
+// leaderSlack is how many more entries than asked a leaderboard read takes: players
+// idle long enough to be provisional again are skipped at read time.
+const leaderSlack = 50
+
 // Leaderboard returns the top n established (not provisional) ratings of a pool,
-// best first.
+// best first, with the RD as of now: a player idle long enough for the RD to grow
+// past the provisional bound drops off until the next rated game.
 func (l *Ledger) Leaderboard(ctx context.Context, pool string, n int64) ([]Leader, error) {
 	if n <= 0 {
 		return nil, nil
 	}
-	ids, err := l.c.ZRevRange(ctx, TopKey(pool), 0, n-1).Result()
+	ids, err := l.c.ZRevRange(ctx, TopKey(pool), 0, n+leaderSlack-1).Result()
 	if err != nil {
 		return nil, wrap("leaderboard", err)
 	}
@@ -110,12 +115,18 @@ func (l *Ledger) Leaderboard(ctx context.Context, pool string, n int64) ([]Leade
 	if err != nil {
 		return nil, wrap("leaderboard", err)
 	}
-	out := make([]Leader, 0, len(ids))
+	out := make([]Leader, 0, n)
+	now := l.now().UnixMilli()
 	for i, c := range cmds {
 		v := c.Val()
 		name, _ := v[0].(string)
 		field, _ := v[1].(string)
-		out = append(out, Leader{PlayerID: ids[i], Name: name, PoolRating: decodePoolRating(field)})
+		p := decodePoolRating(field)
+		p.Rating = rating.Age(p.Rating, idle(p, now))
+		if p.Provisional() || int64(len(out)) == n {
+			continue
+		}
+		out = append(out, Leader{PlayerID: ids[i], Name: name, PoolRating: p})
 	}
 	return out, nil
 }
