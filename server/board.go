@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net/http"
 	"runtime"
-	"strconv"
 	"sync"
 	"time"
 
@@ -409,22 +408,4 @@ func (q *timeQuota) prune(now time.Time) {
 			delete(q.m, ip)
 		}
 	}
-}
-
-// gameRecord writes game n (the query's "game", from 1) of a room as format: the
-// analysis board takes a finished game from its room this way.
-func (s *Server) gameRecord(ctx context.Context, id, game, format string) ([]byte, error) {
-	n, err := strconv.Atoi(game)
-	if err != nil || n < 1 {
-		return nil, protocol.Errorf(protocol.CodeBadRequest, `"game" must be a game number from 1`)
-	}
-	src, ok := s.rooms.(gameSource)
-	if !ok {
-		return nil, protocol.Errorf(protocol.CodeNotFound, "this server does not keep earlier games")
-	}
-	snap, err := src.GameSnapshot(ctx, id, n)
-	if err != nil {
-		return nil, err
-	}
-	return formatRecord(snap, format)
 }

@@ -111,7 +111,7 @@ func TestBoardImportsServerRecords(t *testing.T) {
 		require.NoError(t, err, "%s", c.Kind)
 	}
 	for _, format := range []string{"psq", "sgf"} {
-		rec, err := formatRecord(s.Snapshot(now), format)
+		rec, err := formatRecord(newGameRecord(s, 1, room.GameSpan{}), format)
 		require.NoError(t, err)
 		var out protocol.AnalysisImported
 		require.Equal(t, 200, e.do("POST", "/api/analysis/import", "", protocol.AnalysisImport{Text: string(rec)}, &out), format)
@@ -393,7 +393,7 @@ func TestBoardTakesAGameOfARoom(t *testing.T) {
 	require.Equal(t, 200, e.do("POST", "/api/analysis/import", "", protocol.AnalysisImport{Text: string(rec.body)}, &out))
 	require.Equal(t, 9, len(out.Moves)/2, "the finished game's nine moves: %s", out.Moves)
 	require.Equal(t, "h8", out.Moves[:2])
-	for q, code := range map[string]string{"game=2": protocol.CodeNotFound, "game=0": protocol.CodeBadRequest, "game=x": protocol.CodeBadRequest} {
+	for q, code := range map[string]string{"game=2": protocol.CodeNoSuchGame, "game=0": protocol.CodeBadRequest, "game=x": protocol.CodeBadRequest} {
 		var er apiErr
 		e.do("GET", "/api/rooms/"+id+"/record?"+q, "", nil, &er)
 		require.Equal(t, code, er.Error.Code, q)

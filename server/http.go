@@ -335,27 +335,39 @@ func (s *Server) getRecord(c echo.Context) error {
 	if format == "" {
 		format = "psq"
 	}
-	var ctype string
-	switch format {
-	case "psq":
-		ctype = "text/plain; charset=utf-8"
-	case "sgf":
-		ctype = "application/x-go-sgf; charset=utf-8"
-	default:
-		return protocol.Errorf(protocol.CodeBadRequest, `"format" must be psq or sgf`)
+	ctype, ok := recordTypes[format]
+	if !ok {
+		return protocol.Errorf(protocol.CodeBadRequest, `"format" must be psq, sgf or json`)
 	}
-	var body []byte
-	var err error
-	if q := c.QueryParam("game"); q != "" {
-		body, err = s.gameRecord(c.Request().Context(), id, q, format)
-	} else {
-		body, err = s.rooms.Record(c.Request().Context(), id, format)
-	}
+	game, err := recordGame(c.QueryParam("game"))
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set("Content-Disposition", `attachment; filename="gomoku-`+id+`.`+format+`"`)
+	body, err := s.rooms.Record(c.Request().Context(), id, game, format)
+	if err != nil {
+		return err
+	}
+	if format != "json" {
+		name := "gomoku-" + id
+		if game > 0 {
+			name += "-" + strconv.Itoa(game)
+		}
+		c.Response().Header().Set("Content-Disposition", `attachment; filename="`+name+`.`+format+`"`)
+	}
 	return c.Blob(http.StatusOK, ctype, body)
+}
+
+// recordGame reads the "game" parameter of a record request: absent means the
+// current game (0), else a game number from 1.
+func recordGame(q string) (int, error) {
+	if q == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(q)
+	if err != nil || n < 1 || len(q) > 9 || strings.Trim(q, "0123456789") != "" {
+		return 0, protocol.Errorf(protocol.CodeBadRequest, `"game" must be a game number from 1`)
+	}
+	return n, nil
 }
 
 // LevelInfo describes an AI level in GET /api/engines.

@@ -101,13 +101,24 @@ func (a *ManagerRooms) List(ctx context.Context, q ListQuery) (ListPage, error) 
 	return page, nil
 }
 
-// Record implements Rooms.
-func (a *ManagerRooms) Record(ctx context.Context, id, format string) ([]byte, error) {
-	st, _, err := a.state(ctx, id)
+// Record implements Rooms: every game, the current one included, is rebuilt from the
+// room's whole stored event log (every acknowledged move is in it).
+func (a *ManagerRooms) Record(ctx context.Context, id string, game int, format string) ([]byte, error) {
+	events, err := a.M.Store().Events(ctx, id, 1)
+	if errors.Is(err, room.ErrNotFound) {
+		return nil, room.ErrNoSuchRoom
+	}
 	if err != nil {
 		return nil, err
 	}
-	return formatRecord(st.Snapshot(time.Now()), format)
+	if game == 0 && len(events) > 0 {
+		game = max(events[len(events)-1].Game, 1)
+	}
+	st, games, span, err := room.ReplayGame(events, game)
+	if err != nil {
+		return nil, err
+	}
+	return formatRecord(newGameRecord(st, games, span), format)
 }
 
 // Join implements Rooms.

@@ -2,18 +2,62 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/gomoku-arena/gomoku/engine"
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
-// formatRecord writes the current game of snap as PSQ (Piskvorky/Gomocup) or SGF.
-func formatRecord(snap room.Snapshot, format string) ([]byte, error) {
-	size := snap.Settings.Size
-	moves := make([]engine.Point, 0, len(snap.Moves))
-	for _, m := range snap.Moves {
+// GameRecord is one game of a room (GET /api/rooms/{id}/record?format=json): what a
+// replay needs, without the room's live parts (clocks, offers, chat).
+type GameRecord struct {
+	Room     string        `json:"room"`
+	Game     int           `json:"game"`
+	Games    int           `json:"games"` // games the room has had so far
+	Settings room.Settings `json:"settings"`
+	Black    room.SeatInfo `json:"black"`
+	White    room.SeatInfo `json:"white"`
+	Moves    []string      `json:"moves"`
+	// OpeningPlies is how many of Moves a swap/swap2 opening placed.
+	OpeningPlies int      `json:"opening_plies,omitempty"`
+	Result       string   `json:"result,omitempty"`
+	Reason       string   `json:"reason,omitempty"`
+	Line         []string `json:"line,omitempty"`
+	room.GameSpan
+}
+
+// newGameRecord describes game st.Game() of a room that has had games games.
+func newGameRecord(st room.State, games int, span room.GameSpan) GameRecord {
+	res, reason, line := st.Result()
+	moves := st.Moves()
+	if moves == nil {
+		moves = []string{}
+	}
+	return GameRecord{
+		Room: st.ID(), Game: st.Game(), Games: max(games, st.Game()), Settings: st.Settings(),
+		Black: st.Seat(engine.Black), White: st.Seat(engine.White), Moves: moves,
+		OpeningPlies: st.OpeningPlies(), Result: res, Reason: reason, Line: line, GameSpan: span,
+	}
+}
+
+// recordTypes are the record formats and their content types.
+var recordTypes = map[string]string{
+	"psq":  "text/plain; charset=utf-8",
+	"sgf":  "application/x-go-sgf; charset=utf-8",
+	"json": "application/json; charset=utf-8",
+}
+
+// formatRecord writes a game as PSQ (Piskvorky/Gomocup), SGF or JSON.
+func formatRecord(rec GameRecord, format string) ([]byte, error) {
+	if format == "json" {
+		return json.Marshal(rec)
+	}
+	size := rec.Settings.Size
+	moves := make([]engine.Point, 0, len(rec.Moves))
+	for _, m := range rec.Moves {
 		p, err := engine.ParsePoint(m, size)
 		if err != nil {
 			return nil, fmt.Errorf("server: record: move %q: %w", m, err)
@@ -30,14 +74,17 @@ func formatRecord(snap room.Snapshot, format string) ([]byte, error) {
 		}
 		fmt.Fprintf(&b, "-1\r\n")
 	case "sgf":
-		fmt.Fprintf(&b, "(;FF[4]GM[4]CA[UTF-8]AP[Gomoku Arena]SZ[%d]RU[%s]GN[%s game %d]", size, snap.Settings.Rule, snap.ID, snap.Game)
-		fmt.Fprintf(&b, "PB[%s]PW[%s]", sgfText(seatName(snap.Black)), sgfText(seatName(snap.White)))
-		if o := snap.Settings.Opening; o != "" && o != room.OpeningNone {
+		fmt.Fprintf(&b, "(;FF[4]GM[4]CA[UTF-8]AP[Gomoku Arena]SZ[%d]RU[%s]GN[%s game %d]", size, rec.Settings.Rule, rec.Room, rec.Game)
+		fmt.Fprintf(&b, "PB[%s]PW[%s]", sgfText(seatName(rec.Black)), sgfText(seatName(rec.White)))
+		if o := rec.Settings.Opening; o != "" && o != room.OpeningNone {
 			// The moves are as played: under swap/swap2 the first stones were placed by
 			// one player for both colours before the colours were chosen.
 			fmt.Fprintf(&b, "GC[opening %s]", o)
 		}
-		if r := sgfResult(snap.Result, snap.Reason); r != "" {
+		if rec.StartedAt != 0 {
+			fmt.Fprintf(&b, "DT[%s]", time.UnixMilli(rec.StartedAt).UTC().Format(time.DateOnly))
+		}
+		if r := sgfResult(rec.Result, rec.Reason); r != "" {
 			fmt.Fprintf(&b, "RE[%s]", r)
 		}
 		for i, p := range moves {
@@ -50,7 +97,7 @@ func formatRecord(snap room.Snapshot, format string) ([]byte, error) {
 		}
 		b.WriteString(")\n")
 	default:
-		return nil, protocol.Errorf(protocol.CodeBadRequest, `"format" must be psq or sgf`)
+		return nil, protocol.Errorf(protocol.CodeBadRequest, `"format" must be psq, sgf or json`)
 	}
 	return b.Bytes(), nil
 }

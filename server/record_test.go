@@ -33,12 +33,12 @@ func TestRecordOfSwap2Game(t *testing.T) {
 		s, _, err = room.Apply(s, c, now)
 		require.NoError(t, err, "%s", c.Kind)
 	}
-	snap := s.Snapshot(now)
-	sgf, err := formatRecord(snap, "sgf")
+	rec := newGameRecord(s, 1, room.GameSpan{})
+	sgf, err := formatRecord(rec, "sgf")
 	require.NoError(t, err)
 	assert.Contains(t, string(sgf), "PB[Bob]PW[Alice]GC[opening swap2]")
 	assert.Contains(t, string(sgf), ";B[hh]\n;W[ig]\n;B[jh]\n;W[hg]\n;B[hf]\n;W[kh])")
-	psq, err := formatRecord(snap, "psq")
+	psq, err := formatRecord(rec, "psq")
 	require.NoError(t, err)
 	assert.Contains(t, string(psq), "8,8,0\r\n9,7,0\r\n10,8,0\r\n8,7,0\r\n8,6,0\r\n11,8,0\r\n-1")
 }

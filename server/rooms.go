@@ -15,8 +15,9 @@ type Rooms interface {
 	Snapshot(ctx context.Context, id string) (any, error)
 	// List returns one page of the lobby.
 	List(ctx context.Context, q ListQuery) (ListPage, error)
-	// Record returns the game record of a room's current (or last) game.
-	Record(ctx context.Context, id, format string) ([]byte, error)
+	// Record returns the record of game number game of a room (0: the current or
+	// last game) in format psq, sgf or json.
+	Record(ctx context.Context, id string, game int, format string) ([]byte, error)
 	// Join subscribes a connection to a room. who is nil for an anonymous spectator.
 	// The session's Updates start with the missed events after lastSeq, or with a
 	// snapshot (lastSeq 0, or Resync when the gap is no longer available).

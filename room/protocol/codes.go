@@ -27,6 +27,7 @@ const (
 	CodeNoPendingOffer   = "no_pending_offer"
 	CodeConflict         = "conflict"
 	CodeNoSuchRoom       = "no_such_room"
+	CodeNoSuchGame       = "no_such_game"
 	CodeNotFound         = "not_found"
 	CodeMethodNotAllowed = "method_not_allowed"
 	CodeNoSuchEngine     = "no_such_engine"
@@ -73,6 +74,7 @@ var statuses = map[string]int{
 	CodeNoPendingOffer:   http.StatusConflict,
 	CodeConflict:         http.StatusConflict,
 	CodeNoSuchRoom:       http.StatusNotFound,
+	CodeNoSuchGame:       http.StatusNotFound,
 	CodeNotFound:         http.StatusNotFound,
 	CodeMethodNotAllowed: http.StatusMethodNotAllowed,
 	CodeNoSuchEngine:     http.StatusBadRequest,
