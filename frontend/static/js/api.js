@@ -142,9 +142,20 @@ export function engines() {
   return call('GET', '/api/engines');
 }
 
-/** recordURL is the download link of a game record. */
-export function recordURL(id, format) {
-  return `/api/rooms/${encodeURIComponent(id)}/record?format=${format}`;
+/**
+ * recordURL is the download link of a game record: game n of the room (0: the current
+ * or last game).
+ * @param {string} id
+ * @param {string} format
+ * @param {number} [n]
+ */
+export function recordURL(id, format, n = 0) {
+  return `/api/rooms/${encodeURIComponent(id)}/record?${n > 0 ? `game=${n}&` : ''}format=${format}`;
+}
+
+/** gameRecord returns game n of a room (docs/protocol.md, the record's JSON format). */
+export function gameRecord(id, n) {
+  return call('GET', recordURL(id, 'json', n));
 }
 
 /** learnCompare runs the classroom's four searches on a position (docs/protocol.md, "Classroom"). */

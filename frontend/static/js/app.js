@@ -1,6 +1,7 @@
 // @ts-check
 // app.js: entry point. Shell (top bar, language, sound, name), identity check, router ("/"
-// lobby, "/r/{id}" game, "/learn" classroom, anything else "page not found").
+// lobby, "/r/{id}" game, "/r/{id}?game=N" replay of game N, "/learn" classroom, anything
+// else "page not found").
 import { detectLang, setLang, getLang, onLang, t } from './i18n.js';
 import { applyI18n, toast } from './dom.js';
 import { icon } from './icons.js';
@@ -12,6 +13,7 @@ import { renderLearn } from './learn.js';
 import { errorText } from './errors.js';
 import * as api from './api.js';
 import { fatalPage } from './views/fatal.js';
+import { renderArchive } from './views/archive.js';
 
 let teardown = null;
 
@@ -44,7 +46,9 @@ function route() {
   const main = document.getElementById('main');
   const m = /^\/r\/([A-Za-z0-9_-]{1,64})\/?$/.exec(location.pathname);
   window.scrollTo(0, 0);
-  if (m) teardown = renderGame(main, m[1], { navigate, playerName });
+  const game = new URLSearchParams(location.search).get('game');
+  if (m && game) teardown = renderArchive(main, m[1], Number(game), { navigate });
+  else if (m) teardown = renderGame(main, m[1], { navigate, playerName });
   else if (location.pathname === '/') teardown = renderLobby(main, { navigate, playerName });
   else if (/^\/learn\/?$/.test(location.pathname)) teardown = renderLearn(main);
   else fatalPage(main, 'page.notFound', 'page.notFound.text');

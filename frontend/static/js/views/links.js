@@ -5,6 +5,7 @@ import { t } from '../i18n.js';
 import { recordURL } from '../api.js';
 import { formatTimeControl } from '../clock.js';
 import { icon } from '../icons.js';
+import { gamesNav } from './archive.js';
 
 /**
  * @typedef {Object} RoomInfo
@@ -43,6 +44,9 @@ export class LinksView {
       links.push(h('a.btn.btn-sm', { href: recordURL(id, 'sgf'), download: `gomoku-${id}.sgf`, id: 'dl-sgf' }, `${t('replay.download')} SGF`));
       links.push(h('a.btn.btn-sm', { href: recordURL(id, 'psq'), download: `gomoku-${id}.psq`, id: 'dl-psq' }, 'PSQ'));
     }
+    // After a rematch the earlier games stay replayable (and downloadable) on their own page.
+    const games = gamesNav(id, m.gameNo, m.gameNo);
+    if (games) links.push(games);
     this.links.replaceChildren(...links);
     fill(this.info,
       h('span', `${t('game.rule')}: ${t(`rule.${m.rule}`)}`),
