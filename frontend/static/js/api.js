@@ -12,7 +12,8 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body, auth = false) {
+/** call makes one API call (auth: with the stored token) and returns its JSON answer. */
+export async function call(method, path, body, auth = false) {
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const p = store.player();
@@ -67,7 +68,8 @@ export async function checkPlayer() {
   if (!p) return { player: null, renewed: false };
   try {
     const known = await me();
-    if (known.name !== p.name) store.setPlayer({ ...p, name: known.name }); // renamed in another tab
+    // Renamed, or made an account, in another tab.
+    if (known.name !== p.name || (known.username || '') !== (p.username || '')) store.setPlayer({ ...p, name: known.name, username: known.username });
     return { player: store.player(), renewed: false };
   } catch (e) {
     if (e.code !== 'unauthorized') return { player: p, renewed: false };

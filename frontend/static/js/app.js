@@ -14,6 +14,7 @@ import { errorText } from './errors.js';
 import * as api from './api.js';
 import { fatalPage } from './views/fatal.js';
 import { renderArchive } from './views/archive.js';
+import { setupAccount, refreshAccount } from './account.js';
 
 let teardown = null;
 
@@ -90,6 +91,7 @@ async function checkIdentity() {
   try {
     const { player } = await api.checkPlayer();
     if (player) nameInput().value = player.name;
+    refreshAccount();
   } catch (e) {
     toast(errorText(e.code, e.message), 'error');
   }
@@ -121,6 +123,7 @@ function setupShell() {
   refreshSoundButton();
 
   document.getElementById('nav-new').addEventListener('click', () => openCreateDialog({ navigate, playerName }));
+  setupAccount({ navigate, setName: (name) => { nameInput().value = name; } });
 
   document.addEventListener('click', (e) => {
     const a = /** @type {HTMLAnchorElement | null} */ (/** @type {Element} */ (e.target).closest('a[href]'));

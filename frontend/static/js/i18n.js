@@ -1,6 +1,8 @@
 // @ts-check
 // i18n.js: English and Simplified Chinese strings (pure tables + a tiny formatter).
 
+import { ACCOUNT_STRINGS } from './i18n_account.js';
+
 export const LANGS = ['en', 'zh'];
 
 export const TABLES = {
@@ -698,6 +700,8 @@ export const TABLES = {
     'error.learn_busy': '课堂引擎正忙，请几秒后再试。',
   },
 };
+
+for (const l of LANGS) Object.assign(TABLES[l], ACCOUNT_STRINGS[l]);
 
 /** detectLang picks "zh" for any Chinese browser language, else "en". */
 export function detectLang(navLang) {

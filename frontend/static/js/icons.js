@@ -14,6 +14,7 @@ export const ICONS = {
   last: 'M17 4h2v16h-2zM5 4v16l11-8z',
   play: 'M7 4v16l13-8z',
   pause: 'M6 4h4v16H6zM14 4h4v16h-4z',
+  user: 'M12 12a5 5 0 1 0 0-10 5 5 0 0 0 0 10zm0 2c-4.4 0-9 2.2-9 5v3h18v-3c0-2.8-4.6-5-9-5z',
 };
 
 /**

@@ -32,15 +32,15 @@ export function put(key, value) {
   save();
 }
 
-/** player returns the stored identity {id, name, token} or null. */
+/** player returns the stored identity {id, name, token, username?} or null (no username: a guest). */
 export function player() {
   const p = get('player');
   return p && p.token ? p : null;
 }
 
-/** setPlayer stores the identity returned by POST /api/players. */
+/** setPlayer stores the identity returned by POST /api/players, /api/accounts or /api/sessions. */
 export function setPlayer(p) {
-  put('player', { id: p.id, name: p.name, token: p.token });
+  put('player', p.username ? { id: p.id, name: p.name, token: p.token, username: p.username } : { id: p.id, name: p.name, token: p.token });
 }
 
 /** lastSeq returns the last event seq seen in a room (for resume after reload). */
