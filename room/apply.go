@@ -222,7 +222,7 @@ func (a *applier) sit() error {
 		return ErrSeatTaken
 	}
 	st := a.s.seats[ci(col)]
-	if st.spec.Kind != Human || st.filled {
+	if st.spec.Kind != Human || st.filled || (st.spec.Player != "" && st.spec.Player != a.cmd.By.ID) {
 		return ErrSeatTaken
 	}
 	p := a.cmd.By

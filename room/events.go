@@ -250,6 +250,10 @@ func (u *Update) Frames() [][]byte {
 	return u.encode()
 }
 
+// Pushed returns an update that carries frames encoded elsewhere (the lobby's pushes
+// reach a connection's writer the same way as a room's updates).
+func Pushed(frames ...[]byte) *Update { return &Update{frames: frames} }
+
 // Encoded returns a copy of u with its frames encoded, as the room queues it.
 func (u Update) Encoded() *Update {
 	u.frames = u.encode()

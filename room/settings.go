@@ -19,10 +19,14 @@ const (
 )
 
 // SeatSpec describes a seat. Level is used by AI seats, Engine by engine seats.
+// Player reserves a human seat for one player id: nobody else may sit there (quick
+// pairing seats the two players it matched, and a lobby visitor must not take a seat
+// in between).
 type SeatSpec struct {
 	Kind   SeatKind `json:"kind"`
 	Level  string   `json:"level,omitempty"`
 	Engine string   `json:"engine,omitempty"`
+	Player string   `json:"player,omitempty"`
 }
 
 // IsMachine reports whether the seat is played by an engine (built-in or external).
@@ -38,7 +42,7 @@ const DefaultAILevel = "intermediate"
 func (s SeatSpec) Normalize() (SeatSpec, error) {
 	switch s.Kind {
 	case "", Human:
-		return SeatSpec{Kind: Human}, nil
+		return SeatSpec{Kind: Human, Player: s.Player}, nil
 	case AI:
 		if s.Level == "" {
 			s.Level = DefaultAILevel

@@ -103,6 +103,8 @@ type SeatSummary struct {
 	Engine   string   `json:"engine,omitempty"`
 	PlayerID string   `json:"player_id,omitempty"`
 	Name     string   `json:"name,omitempty"`
+	// Reserved: the seat is kept for one player (SeatSpec.Player).
+	Reserved bool `json:"reserved,omitempty"`
 }
 
 // Summary is a room's lobby entry, written to the store with every append.
@@ -129,7 +131,7 @@ type Summary struct {
 func (s State) Summary() Summary {
 	seat := func(c engine.Color) SeatSummary {
 		st := s.seats[ci(c)]
-		ss := SeatSummary{Kind: st.spec.Kind, Level: st.spec.Level, Engine: st.spec.Engine}
+		ss := SeatSummary{Kind: st.spec.Kind, Level: st.spec.Level, Engine: st.spec.Engine, Reserved: st.spec.Player != ""}
 		if st.filled && st.spec.Kind == Human {
 			ss.PlayerID, ss.Name = st.player.ID, st.player.Name
 		}

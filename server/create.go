@@ -154,6 +154,7 @@ func checkSeat(s room.SeatSpec, engines map[string]string) (room.SeatSpec, error
 	if err != nil {
 		return s, err
 	}
+	s.Player = "" // seats are reserved by quick pairing only
 	return s, engineConfigured(engines)(s)
 }
 

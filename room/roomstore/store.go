@@ -157,7 +157,9 @@ func index(sum room.Summary) eventlog.IndexUpdate {
 	switch {
 	case sum.Status == "finished":
 		return eventlog.FinishUpdate(at)
-	case !sum.Public:
+	case !sum.Public, sum.Status == "open" && sum.Black.Reserved && sum.White.Reserved:
+		// Private rooms, and rooms whose seats are kept for their players (nobody else
+		// may sit), are in no lobby list until their game starts.
 		return eventlog.Touch(at)
 	case sum.Status == "open":
 		return eventlog.Touch(at, eventlog.IndexOpen)
