@@ -1,0 +1,24 @@
+// Package pairing is quick pairing: the seek pool that matches two players asking for a
+// game in the same pool (rule, clock, rated or casual) whose ratings are close enough,
+// the range widening with waiting time.
+//
+// The pool lives in Redis, every key under the hash tag {seeks} (one Redis Cluster
+// slot), and each change is one Lua script, so with several nodes on one Redis a seeker
+// is matched at most once and a match is seen by every node:
+//
+//	gomoku:{seeks}:seek:<player>  hash   the player's seek: pool, rating, name, nonce
+//	                                     (the connection that owns it), since (Unix ms);
+//	                                     once matched also "match" (Match encoded). PX
+//	                                     expiry: renewed by the owning node's heartbeat,
+//	                                     so the seek of a node that died runs out.
+//	gomoku:{seeks}:pool:<pool>    zset   member player id, score rating: the seekers of
+//	                                     one pool (entries whose seek hash is gone or
+//	                                     matched are dropped when a script meets them)
+//	gomoku:{seeks}:pools          set    the pools that have seekers (the sweep's list)
+//	gomoku:{seeks}:paired         pub/sub channel (not a key): one message per match
+//
+// A match is found when a seek arrives (Seek) and by the periodic Sweep, which pairs
+// seekers whose ranges have widened enough meanwhile. Both publish the match; the seek
+// hash keeps it until its expiry, so a node that missed the message still finds it
+// with its next Heartbeat.
+package pairing

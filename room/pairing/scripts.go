@@ -1,0 +1,167 @@
+package pairing
+
+import "github.com/redis/go-redis/v9"
+
+// The scripts share these Lua helpers. Every key they touch carries the {seeks} tag;
+// the keys of other seekers are built from the prefix (ARGV) inside the script, which
+// Redis Cluster allows because they hash to the same slot as the declared keys.
+//
+// rng(wait_ms) is Rules.Range; ns is a netstring (len:value), the encoding of a match
+// (decodeMatch) that needs no cjson and survives any name.
+const luaCommon = `
+local function rng(wait, ini, per, max)
+  if wait < 0 then wait = 0 end
+  local r = ini + per * wait / 1000
+  if r > max then r = max end
+  return r
+end
+local function ns(s) return string.len(s) .. ':' .. s end
+-- live returns since, rating, name of a seeker still waiting (nil when its seek is
+-- gone or already matched).
+local function live(prefix, id)
+  local h = redis.call('HMGET', prefix .. id, 'since', 'rating', 'name', 'match')
+  if not h[1] or h[4] then return nil end
+  return tonumber(h[1]), tonumber(h[2]), h[3]
+end
+-- pair stores and publishes the match of a (black) and b (white) and takes both out
+-- of the pool.
+local function pair(seekp, poolkey, poolsk, pool, chan, mttl, room, a, ar, an, b, br, bn)
+  local m = ns(room) .. ns(pool) .. ns(a) .. ns(an) .. ns(ar) .. ns(b) .. ns(bn) .. ns(br)
+  for _, id in ipairs({a, b}) do
+    redis.call('HSET', seekp .. id, 'match', m)
+    redis.call('PEXPIRE', seekp .. id, mttl)
+    redis.call('ZREM', poolkey, id)
+  end
+  if redis.call('ZCARD', poolkey) == 0 then redis.call('SREM', poolsk, pool) end
+  redis.call('PUBLISH', chan, m)
+  return m
+end
+`
+
+// seekScript adds (or replaces) a seek and pairs it with the closest compatible
+// seeker of its pool, if any.
+//
+//	KEYS[1] the seek hash, KEYS[2] the pool zset, KEYS[3] the pools set
+//	ARGV player, pool, rating, name, nonce, now ms, ttl ms, initial, per second, max,
+//	     room id, black first (1: the newcomer is black), seek prefix, pool prefix,
+//	     channel, matched ttl ms
+//
+// Returns the match or "" (seeking).
+var seekScript = redis.NewScript(luaCommon + `
+local id, pool, rating, name = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
+local now, ini, per, max = tonumber(ARGV[6]), tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
+local seekp, poolp = ARGV[13], ARGV[14]
+local old = redis.call('HGET', KEYS[1], 'pool')
+if old then
+  redis.call('ZREM', poolp .. old, id)
+  if redis.call('ZCARD', poolp .. old) == 0 then redis.call('SREM', KEYS[3], old) end
+end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'pool', pool, 'rating', ARGV[3], 'name', name, 'nonce', ARGV[5], 'since', ARGV[6])
+redis.call('PEXPIRE', KEYS[1], ARGV[7])
+local best, bd, bs, br, bn
+local cands = redis.call('ZRANGEBYSCORE', KEYS[2], rating - max, rating + max)
+for _, c in ipairs(cands) do
+  local since, cr, cn = live(seekp, c)
+  if not since then
+    redis.call('ZREM', KEYS[2], c)
+  else
+    local d = math.abs(cr - rating)
+    if d <= rng(now - since, ini, per, max) and (not best or d < bd or (d == bd and since < bs)) then
+      best, bd, bs, br, bn = c, d, since, cr, cn
+    end
+  end
+end
+if not best then
+  redis.call('ZADD', KEYS[2], rating, id)
+  redis.call('SADD', KEYS[3], pool)
+  return ''
+end
+if ARGV[12] == '1' then
+  return pair(seekp, KEYS[2], KEYS[3], pool, ARGV[15], ARGV[16], ARGV[11], id, ARGV[3], name, best, tostring(br), bn)
+end
+return pair(seekp, KEYS[2], KEYS[3], pool, ARGV[15], ARGV[16], ARGV[11], best, tostring(br), bn, id, ARGV[3], name)
+`)
+
+// sweepScript pairs the seekers whose ranges have widened enough since they came:
+// in each pool, from the lowest rating up, each waiting seeker with the closest
+// compatible one above it. It drops entries whose seek is gone.
+//
+//	KEYS[1] the pools set
+//	ARGV now ms, initial, per second, max, seek prefix, pool prefix, channel, matched
+//	     ttl ms, then room ids, each followed by its colour coin (1: lower rating black)
+//
+// Returns the matches made (at most one per room id given).
+var sweepScript = redis.NewScript(luaCommon + `
+local now, ini, per, max = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local seekp, poolp, chan, mttl = ARGV[5], ARGV[6], ARGV[7], ARGV[8]
+local nx = 9
+local out = {}
+for _, pool in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local key = poolp .. pool
+  local ids = redis.call('ZRANGE', key, 0, -1)
+  local s = {}
+  for _, id in ipairs(ids) do
+    local since, r, n = live(seekp, id)
+    if since then
+      s[#s + 1] = {id = id, since = since, r = r, n = n}
+    else
+      redis.call('ZREM', key, id)
+    end
+  end
+  local used = {}
+  for i = 1, #s do
+    if nx > #ARGV then break end
+    if not used[i] then
+      local a = s[i]
+      for j = i + 1, #s do
+        local b = s[j]
+        local d = b.r - a.r
+        if d > max then break end
+        if not used[j] then
+          local since = a.since
+          if b.since < since then since = b.since end
+          if d <= rng(now - since, ini, per, max) then
+            used[i], used[j] = true, true
+            local room, coin = ARGV[nx], ARGV[nx + 1]
+            nx = nx + 2
+            if coin == '1' then
+              out[#out + 1] = pair(seekp, key, KEYS[1], pool, chan, mttl, room, a.id, tostring(a.r), a.n, b.id, tostring(b.r), b.n)
+            else
+              out[#out + 1] = pair(seekp, key, KEYS[1], pool, chan, mttl, room, b.id, tostring(b.r), b.n, a.id, tostring(a.r), a.n)
+            end
+            break
+          end
+        end
+      end
+    end
+  end
+  if redis.call('ZCARD', key) == 0 then redis.call('SREM', KEYS[1], pool) end
+end
+return out
+`)
+
+// endScript ends a seek: cancel (ARGV[3] "cancel": delete it unless matched) or
+// heartbeat (renew its expiry to ARGV[4] ms).
+//
+//	KEYS[1] the seek hash, KEYS[2] the pools set
+//	ARGV player, nonce, op, ttl ms, pool prefix
+//
+// Returns {status, match}: status "gone" (no seek: expired or cancelled), "replaced"
+// (the player seeks from another connection), "matched" (match set), "cancelled" or
+// "ok" (renewed).
+var endScript = redis.NewScript(`
+local h = redis.call('HMGET', KEYS[1], 'nonce', 'pool', 'match')
+if not h[1] then return {'gone', ''} end
+if h[1] ~= ARGV[2] then return {'replaced', ''} end
+if h[3] then return {'matched', h[3]} end
+if ARGV[3] == 'cancel' then
+  local key = ARGV[5] .. h[2]
+  redis.call('ZREM', key, ARGV[1])
+  if redis.call('ZCARD', key) == 0 then redis.call('SREM', KEYS[2], h[2]) end
+  redis.call('DEL', KEYS[1])
+  return {'cancelled', ''}
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return {'ok', ''}
+`)

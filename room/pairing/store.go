@@ -1,0 +1,202 @@
+package pairing
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Keys of the seek pool (see the package doc).
+const (
+	KeySeekPrefix = "gomoku:{seeks}:seek:"
+	KeyPoolPrefix = "gomoku:{seeks}:pool:"
+	KeyPools      = "gomoku:{seeks}:pools"
+	Channel       = "gomoku:{seeks}:paired"
+)
+
+// ErrUnavailable: Redis did not answer; whether a seek was stored is unknown.
+var ErrUnavailable = errors.New("pairing: unavailable")
+
+// Seeker is one side of a seek or a match.
+type Seeker struct {
+	ID     string    `json:"id"`
+	Name   string    `json:"name"`
+	Rating float64   `json:"rating"`
+	Since  time.Time `json:"-"`
+}
+
+// Match is two seekers paired in Room (an id the room does not have yet: whoever
+// handles the match first creates it).
+type Match struct {
+	Room  string
+	Pool  string
+	Black Seeker
+	White Seeker
+}
+
+// Side returns the colour of player id in m ("" when id is not in m) and the opponent.
+func (m Match) Side(id string) (color string, opponent Seeker) {
+	switch id {
+	case m.Black.ID:
+		return "black", m.White
+	case m.White.ID:
+		return "white", m.Black
+	}
+	return "", Seeker{}
+}
+
+// Status is what became of a seek (End).
+type Status string
+
+// Seek statuses.
+const (
+	StatusOK        Status = "ok"        // still seeking (heartbeat renewed it)
+	StatusMatched   Status = "matched"   // paired: the match comes with it
+	StatusCancelled Status = "cancelled" // cancelled now
+	StatusGone      Status = "gone"      // no such seek (expired, or cancelled before)
+	StatusReplaced  Status = "replaced"  // the player seeks from another connection now
+)
+
+// Store is the seek pool in Redis.
+type Store struct {
+	c     redis.UniversalClient
+	rules Rules
+	// TTL is how long a seek lives without a heartbeat; MatchTTL how long a match is
+	// kept in the seekers' hashes for a node that missed its message.
+	TTL, MatchTTL time.Duration
+	// NewRoom returns a fresh room id and a colour coin for each match.
+	NewRoom func() (id string, blackFirst bool)
+}
+
+// NewStore returns the pool on c with rules; newRoom gives each match its room id and
+// colour coin.
+func NewStore(c redis.UniversalClient, rules Rules, newRoom func() (string, bool)) *Store {
+	return &Store{c: c, rules: rules, TTL: 15 * time.Second, MatchTTL: time.Minute, NewRoom: newRoom}
+}
+
+// Rules returns the store's pairing rules.
+func (s *Store) Rules() Rules { return s.rules }
+
+func fnum(f float64) string    { return strconv.FormatFloat(f, 'f', -1, 64) }
+func ms(d time.Duration) int64 { return d.Milliseconds() }
+
+// Seek stores me's seek in pool (replacing any seek of me) and pairs it at once with
+// the closest compatible seeker; the match is nil when me waits. nonce names the
+// connection that owns the seek (End must give the same).
+func (s *Store) Seek(ctx context.Context, pool Pool, me Seeker, nonce string, now time.Time) (*Match, error) {
+	room, black := s.NewRoom()
+	coin := "0"
+	if black {
+		coin = "1"
+	}
+	name := pool.String()
+	res, err := seekScript.Run(ctx, s.c, []string{KeySeekPrefix + me.ID, KeyPoolPrefix + name, KeyPools},
+		me.ID, name, fnum(me.Rating), me.Name, nonce, now.UnixMilli(), ms(s.TTL),
+		fnum(s.rules.Initial), fnum(s.rules.PerSecond), fnum(s.rules.Max), room, coin,
+		KeySeekPrefix, KeyPoolPrefix, Channel, ms(s.MatchTTL)).Text()
+	if err != nil {
+		return nil, fmt.Errorf("%w: seek: %w", ErrUnavailable, err)
+	}
+	if res == "" {
+		return nil, nil
+	}
+	m, err := DecodeMatch(res)
+	return &m, err
+}
+
+// Sweep pairs the waiting seekers whose ranges have widened enough, making at most
+// max matches.
+func (s *Store) Sweep(ctx context.Context, now time.Time, max int) ([]Match, error) {
+	args := []any{now.UnixMilli(), fnum(s.rules.Initial), fnum(s.rules.PerSecond), fnum(s.rules.Max),
+		KeySeekPrefix, KeyPoolPrefix, Channel, ms(s.MatchTTL)}
+	for range max {
+		room, black := s.NewRoom()
+		coin := "0"
+		if black {
+			coin = "1"
+		}
+		args = append(args, room, coin)
+	}
+	res, err := sweepScript.Run(ctx, s.c, []string{KeyPools}, args...).StringSlice()
+	if err != nil {
+		return nil, fmt.Errorf("%w: sweep: %w", ErrUnavailable, err)
+	}
+	out := make([]Match, 0, len(res))
+	for _, r := range res {
+		m, err := DecodeMatch(r)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// Cancel deletes player's seek owned by nonce unless it is matched already (then
+// the match comes back with StatusMatched: too late to cancel, the game is on).
+func (s *Store) Cancel(ctx context.Context, player, nonce string) (Status, *Match, error) {
+	return s.end(ctx, player, nonce, "cancel")
+}
+
+// Heartbeat renews player's seek owned by nonce; it reports a match made meanwhile.
+func (s *Store) Heartbeat(ctx context.Context, player, nonce string) (Status, *Match, error) {
+	return s.end(ctx, player, nonce, "renew")
+}
+
+func (s *Store) end(ctx context.Context, player, nonce, op string) (Status, *Match, error) {
+	res, err := endScript.Run(ctx, s.c, []string{KeySeekPrefix + player, KeyPools},
+		player, nonce, op, ms(s.TTL), KeyPoolPrefix).StringSlice()
+	if err != nil {
+		return "", nil, fmt.Errorf("%w: %s: %w", ErrUnavailable, op, err)
+	}
+	if len(res) != 2 {
+		return "", nil, fmt.Errorf("pairing: %s: unexpected reply %q", op, res)
+	}
+	st := Status(res[0])
+	if st != StatusMatched {
+		return st, nil, nil
+	}
+	m, err := DecodeMatch(res[1])
+	return st, &m, err
+}
+
+// Waiting returns the number of seekers waiting in pool.
+func (s *Store) Waiting(ctx context.Context, pool Pool) (int64, error) {
+	n, err := s.c.ZCard(ctx, KeyPoolPrefix+pool.String()).Result()
+	if err != nil {
+		return 0, fmt.Errorf("%w: waiting: %w", ErrUnavailable, err)
+	}
+	return n, nil
+}
+
+// Subscribe delivers every match published from now on (by any node) to fn, until
+// ctx ends. It returns once the subscription is confirmed.
+func (s *Store) Subscribe(ctx context.Context, fn func(Match)) error {
+	ps := s.c.Subscribe(ctx, Channel)
+	if _, err := ps.Receive(ctx); err != nil {
+		_ = ps.Close()
+		return fmt.Errorf("%w: subscribe: %w", ErrUnavailable, err)
+	}
+	ch := ps.Channel()
+	go func() {
+		defer ps.Close()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case msg, ok := <-ch:
+				if !ok {
+					return
+				}
+				if m, err := DecodeMatch(msg.Payload); err == nil {
+					fn(m)
+				}
+			}
+		}
+	}()
+	return nil
+}
