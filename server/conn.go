@@ -211,13 +211,10 @@ func (c *conn) received(typ int, r io.Reader) bool {
 	if c.closed.Load() {
 		return true // closing: wait for the client's close frame
 	}
-	var msg protocol.ClientMsg
-	var derr error
-	if typ == websocket.BinaryMessage {
-		derr = protocol.Errorf(protocol.CodeBadRequest, "binary frames are not accepted: send each message as a JSON text frame")
-	} else {
-		msg, derr = protocol.Decode(data)
+	if c.roomID == lobbyRoomID {
+		return c.readLobby(typ, data)
 	}
+	msg, derr := decodeText(typ, data, protocol.Decode)
 	if !c.limit(msg.ID) {
 		return true
 	}
@@ -230,6 +227,15 @@ func (c *conn) received(typ int, r io.Reader) bool {
 		_ = c.ws.SetReadDeadline(time.Now().Add(c.s.cfg.PongWait))
 	}
 	return true
+}
+
+// decodeText decodes a text frame with decode; binary frames are refused.
+func decodeText[T any](typ int, data []byte, decode func([]byte) (T, error)) (T, error) {
+	if typ == websocket.BinaryMessage {
+		var zero T
+		return zero, protocol.Errorf(protocol.CodeBadRequest, "binary frames are not accepted: send each message as a JSON text frame")
+	}
+	return decode(data)
 }
 
 func (c *conn) readFailed(err error) {

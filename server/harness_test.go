@@ -25,6 +25,7 @@ import (
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/analysis"
 	"github.com/gomoku-arena/gomoku/room/ledger"
+	"github.com/gomoku-arena/gomoku/room/pairing"
 	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/gomoku-arena/gomoku/room/replica"
 	"github.com/gomoku-arena/gomoku/room/roomstore"
@@ -121,6 +122,7 @@ func newEnv(t *testing.T, rc redis.UniversalClient, opts ...envOpt) *testEnv {
 		Analysis: analysis.NewService(analysis.NewRedisStore(rc, cfg.Retention), mgr.Scheduler(), cfg.NodeID,
 			analysis.WithBudget(analysis.Budget{Nodes: 4000, SolverNodes: 20_000, Workers: 2}), analysis.WithLogger(cfg.Logger))}
 	deps.Logins = NewLoginLimiter(rc, time.Now)
+	deps.Pairing = pairing.NewStore(rc, pairing.DefaultRules, newPairedRoom)
 	if node != nil {
 		deps.Nodes = node
 		deps.Close = func() error { node.Stop(); return nil }

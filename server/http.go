@@ -54,6 +54,7 @@ func (s *Server) routes() *echo.Echo {
 
 	// The WebSocket endpoint only upgrades: GET alone.
 	e.GET("/ws/rooms/:id", s.websocket)
+	e.GET("/ws/lobby", s.websocket)
 	e.Match(getHead, "/healthz", func(c echo.Context) error {
 		return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
 	})
@@ -427,7 +428,7 @@ func (s *Server) readyz(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]string{"status": "ready"})
 }
 
-// websocket upgrades GET /ws/rooms/:id.
+// websocket upgrades GET /ws/rooms/:id and GET /ws/lobby.
 func (s *Server) websocket(c echo.Context) error {
 	r := c.Request()
 	if s.draining.Load() {
@@ -436,8 +437,8 @@ func (s *Server) websocket(c echo.Context) error {
 	if !s.origins.check(r) {
 		return protocol.Errorf(protocol.CodeBadOrigin, "origin not allowed")
 	}
-	id := c.Param("id")
-	if !validRoomID(id) {
+	id := c.Param("id") // lobbyRoomID on /ws/lobby
+	if c.Path() != "/ws/lobby" && !validRoomID(id) {
 		return protocol.Errorf(protocol.CodeNoSuchRoom, "no such room")
 	}
 	ip := c.RealIP()

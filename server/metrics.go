@@ -21,6 +21,7 @@ type Metrics struct {
 	AISearchNodes    prometheus.Histogram
 	RedisLatency     prometheus.Histogram
 	SlowConsumers    prometheus.Counter
+	PairingSeat      prometheus.Histogram
 	Errors           *prometheus.CounterVec
 	Messages         *prometheus.CounterVec
 }
@@ -61,6 +62,11 @@ func newMetrics() *Metrics {
 		SlowConsumers: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "gomoku_slow_consumers_dropped_total", Help: "WebSocket connections dropped because their send queue was full.",
 		}),
+		PairingSeat: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "gomoku_pairing_seat_seconds",
+			Help:    "Time from a quick-pairing match reaching a node to its player seated in the room (per player).",
+			Buckets: []float64{.001, .002, .005, .01, .02, .05, .1, .25, .5, 1},
+		}),
 		Errors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gomoku_errors_total", Help: "Errors returned to clients, by stable code.",
 		}, []string{"code"}),
@@ -69,10 +75,12 @@ func newMetrics() *Metrics {
 		}, []string{"type"}),
 	}
 	r.MustRegister(m.Connections, m.ConnectionsTotal, m.Moves, m.MoveLatency,
-		m.AISearchTime, m.AISearchNodes, m.RedisLatency, m.SlowConsumers, m.Errors, m.Messages,
+		m.AISearchTime, m.AISearchNodes, m.RedisLatency, m.SlowConsumers, m.PairingSeat, m.Errors, m.Messages,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
+
+func (m *Metrics) observePairing(d time.Duration) { m.PairingSeat.Observe(d.Seconds()) }
 
 // countRooms registers gomoku_rooms_live, read from live at every scrape (no goroutine
 // polls it, so the figure is never stale).

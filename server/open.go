@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"io"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/analysis"
 	"github.com/gomoku-arena/gomoku/room/eventlog"
+	"github.com/gomoku-arena/gomoku/room/pairing"
 	"github.com/gomoku-arena/gomoku/room/replica"
 	"github.com/gomoku-arena/gomoku/room/roomstore"
 )
@@ -79,6 +81,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		Scheduler: mgr.Scheduler(),
 		Analysis: analysis.NewService(analysis.NewRedisStore(client, cfg.Retention), mgr.Scheduler(), cfg.NodeID,
 			analysis.WithLogger(log.With("component", "analysis"))),
+		Pairing: pairing.NewStore(client, pairing.DefaultRules, newPairedRoom),
 		Close: func() error {
 			stopRecorder() // games it had not recorded stay in the outbox for the next sweep
 			node.Stop()    // after the rooms stopped: releases this node's leases
@@ -100,6 +103,13 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		log.Warn("EMBEDDED REDIS: games and players live in this process only and are LOST on restart")
 	}
 	return srv, nil
+}
+
+// newPairedRoom gives a quick-pairing match its room id and a fair colour coin.
+func newPairedRoom() (string, bool) {
+	var b [1]byte
+	_, _ = rand.Read(b[:])
+	return room.NewID(), b[0]&1 == 1
 }
 
 // newReplica returns this node's side of replication (room/replica) on store.

@@ -19,6 +19,7 @@ import (
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/analysis"
 	"github.com/gomoku-arena/gomoku/room/ledger"
+	"github.com/gomoku-arena/gomoku/room/pairing"
 	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/gomoku-arena/gomoku/room/replica"
 )
@@ -43,7 +44,14 @@ type Deps struct {
 	Analysis *analysis.Service
 	// Ledger, when set, holds ratings and finished-game indexes (package ledger).
 	Ledger *ledger.Ledger
-	Close  func() error
+	// Pairing is the seek pool of quick pairing (nil: the lobby WebSocket pushes the
+	// lists only); Rooms must implement PairedRooms for it.
+	Pairing *pairing.Store
+	// Ratings gives players' ratings for pairing (nil: DefaultRating for everyone).
+	Ratings RatingSource
+	// Accounts says who has an account (nil: nobody, so rated seeks are refused).
+	Accounts AccountChecker
+	Close    func() error
 }
 
 // Nodes reports which node runs a room (replica.Node implements it).
@@ -67,6 +75,10 @@ type Server struct {
 	posts    *ipRate
 	origins  originChecker
 	upgrader websocket.Upgrader
+	lobby    *lobbyHub
+	pairing  *pairingService // nil without Deps.Pairing
+	bgStop   context.CancelFunc
+	bgDone   sync.WaitGroup
 
 	mu       sync.Mutex
 	conns    map[*conn]struct{}
@@ -119,6 +131,22 @@ func NewWith(cfg Config, deps Deps) (*Server, error) {
 		WriteBufferPool: &sync.Pool{},
 	}
 	s.echo = s.routes()
+	s.lobby = newLobbyHub(s)
+	if deps.Pairing != nil {
+		pr, ok := deps.Rooms.(PairedRooms)
+		if !ok {
+			return nil, errors.New("server: Deps.Pairing needs Rooms that implement PairedRooms")
+		}
+		s.pairing = newPairingService(s, deps.Pairing, pr)
+	}
+	bg, stop := context.WithCancel(context.Background())
+	s.bgStop = stop
+	s.bgDone.Add(1)
+	go func() { defer s.bgDone.Done(); s.lobby.run(bg) }()
+	if s.pairing != nil {
+		s.bgDone.Add(1)
+		go func() { defer s.bgDone.Done(); s.pairing.run(bg) }()
+	}
 	return s, nil
 }
 
@@ -197,6 +225,8 @@ func (s *Server) shutdown(ctx context.Context) error {
 	if s.deps.Analysis != nil {
 		s.deps.Analysis.Close() // progress stays stored; another node or the restart resumes it
 	}
+	s.bgStop()
+	s.bgDone.Wait()
 	if err := s.rooms.Shutdown(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("server: rooms: %w", err))
 	}

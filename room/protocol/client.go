@@ -90,33 +90,8 @@ type ClientMsg struct {
 // Points are lower-cased and chat text trimmed.
 func Decode(data []byte) (ClientMsg, error) {
 	var m ClientMsg
-	if len(data) > MaxMessageBytes {
-		return m, Errorf(CodeTooLarge, "frame larger than %d bytes", MaxMessageBytes)
-	}
-	if !utf8.Valid(data) {
-		return m, Errorf(CodeBadJSON, "frame is not valid UTF-8")
-	}
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return m, Errorf(CodeBadJSON, "frame is not a JSON object")
-	}
-	if err := json.Unmarshal(trimmed, &m); err != nil {
-		// Keep the id for the error reply when it can be read.
-		var probe struct {
-			ID string `json:"id"`
-		}
-		m = ClientMsg{}
-		if json.Unmarshal(trimmed, &probe) == nil && len(probe.ID) <= MaxIDLen {
-			m.ID = probe.ID
-		}
-		return m, Errorf(CodeBadJSON, "malformed message: %s", jsonErrText(err))
-	}
-	if len(m.ID) > MaxIDLen {
-		m.ID = ""
-		return m, Errorf(CodeBadRequest, "id longer than %d characters", MaxIDLen)
-	}
-	if m.Type == "" {
-		return m, Errorf(CodeBadRequest, "message without a type")
+	if err := unmarshalFrame(data, &m, &m.ID, &m.Type); err != nil {
+		return m, err
 	}
 	if !clientTypes[m.Type] {
 		return m, Errorf(CodeUnknownType, "unknown message type %q", Truncate(m.Type, 32))
@@ -154,6 +129,41 @@ func Decode(data []byte) (ClientMsg, error) {
 		}
 	}
 	return m, nil
+}
+
+// unmarshalFrame is the part of decoding every client frame shares, whatever the
+// endpoint: size, UTF-8, a JSON object, an id within MaxIDLen (*id is kept for the
+// error reply when it can be read) and a type. dst is reset on failure.
+func unmarshalFrame[T any](data []byte, dst *T, id, typ *string) error {
+	if len(data) > MaxMessageBytes {
+		return Errorf(CodeTooLarge, "frame larger than %d bytes", MaxMessageBytes)
+	}
+	if !utf8.Valid(data) {
+		return Errorf(CodeBadJSON, "frame is not valid UTF-8")
+	}
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return Errorf(CodeBadJSON, "frame is not a JSON object")
+	}
+	if err := json.Unmarshal(trimmed, dst); err != nil {
+		var probe struct {
+			ID string `json:"id"`
+		}
+		var zero T
+		*dst = zero
+		if json.Unmarshal(trimmed, &probe) == nil && len(probe.ID) <= MaxIDLen {
+			*id = probe.ID
+		}
+		return Errorf(CodeBadJSON, "malformed message: %s", jsonErrText(err))
+	}
+	if len(*id) > MaxIDLen {
+		*id = ""
+		return Errorf(CodeBadRequest, "id longer than %d characters", MaxIDLen)
+	}
+	if *typ == "" {
+		return Errorf(CodeBadRequest, "message without a type")
+	}
+	return nil
 }
 
 // jsonErrText says what is wrong with a frame without echoing it.

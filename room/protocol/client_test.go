@@ -134,3 +134,56 @@ func BenchmarkDecodeMove(b *testing.B) {
 		}
 	}
 }
+
+func TestDecodeLobby(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		code string
+		want LobbyMsg
+	}{
+		{`{"type":"hello","token":"t"}`, "", LobbyMsg{Type: "hello", Token: "t"}},
+		{`{"type":"seek","id":"1","clock":"3+2","rated":true}`, "", LobbyMsg{Type: "seek", ID: "1", Rule: "freestyle", Clock: "3+2", Rated: true}},
+		{`{"type":"seek","rule":"renju","clock":"5+3"}`, "", LobbyMsg{Type: "seek", Rule: "renju", Clock: "5+3"}},
+		{`{"type":"cancel","id":"c"}`, "", LobbyMsg{Type: "cancel", ID: "c"}},
+		{`{"type":"ping"}`, "", LobbyMsg{Type: "ping"}},
+		{`{"type":"seek"}`, CodeBadRequest, LobbyMsg{}},
+		{`{"type":"seek","clock":"123456789"}`, CodeBadRequest, LobbyMsg{}},
+		{`{"type":"move","ply":0,"point":"h8"}`, CodeUnknownType, LobbyMsg{}},
+		{`{"type":"seek","clock":3}`, CodeBadJSON, LobbyMsg{}},
+		{`[]`, CodeBadJSON, LobbyMsg{}},
+		{`{"id":"x"}`, CodeBadRequest, LobbyMsg{}},
+		{`{"type":"hello","token":"` + strings.Repeat("t", MaxTokenLen+1) + `"}`, CodeUnauthorized, LobbyMsg{}},
+	} {
+		m, err := DecodeLobby([]byte(c.in))
+		if c.code != "" {
+			require.Equal(t, c.code, Code(err), c.in)
+			continue
+		}
+		require.NoError(t, err, c.in)
+		require.Equal(t, c.want, m, c.in)
+	}
+	_, err := DecodeLobby(make([]byte, MaxMessageBytes+1))
+	require.Equal(t, CodeTooLarge, Code(err))
+}
+
+func FuzzDecodeLobby(f *testing.F) {
+	for _, s := range []string{`{"type":"seek","clock":"3+2","rule":"renju","rated":true}`,
+		`{"type":"cancel","id":"x"}`, `{"type":"hello","token":"abc"}`, `{"id":1}`, "\xff"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := DecodeLobby(data)
+		if err != nil {
+			var e *Error
+			require.ErrorAs(t, err, &e)
+			require.True(t, KnownCode(e.Code))
+			require.LessOrEqual(t, len(m.ID), MaxIDLen)
+			return
+		}
+		require.True(t, lobbyTypes[m.Type])
+		if m.Type == TypeSeek {
+			require.NotEmpty(t, m.Clock)
+			require.NotEmpty(t, m.Rule)
+		}
+	})
+}

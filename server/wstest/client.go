@@ -43,21 +43,29 @@ func ClockLeft(c *room.ClockSnapshot, color string, now time.Time) time.Duration
 
 // Msg is one server → client message.
 type Msg struct {
-	Type      string          `json:"type"`
-	ID        string          `json:"id,omitempty"`
-	Seq       uint64          `json:"seq,omitempty"`
-	Duplicate bool            `json:"duplicate,omitempty"`
-	Code      string          `json:"code,omitempty"`
-	Message   string          `json:"message,omitempty"`
-	Event     *room.Event     `json:"event,omitempty"`
-	Room      *room.Snapshot  `json:"room,omitempty"`
-	You       *protocol.You   `json:"you,omitempty"`
-	Status    string          `json:"status,omitempty"` // ai: queued / thinking
-	Color     string          `json:"color,omitempty"`
-	Ply       int             `json:"ply,omitempty"`
-	Gen       int             `json:"-"` // connection number (1 = first) it arrived on
-	At        time.Time       `json:"-"`
-	Raw       json.RawMessage `json:"-"`
+	Type      string         `json:"type"`
+	ID        string         `json:"id,omitempty"`
+	Seq       uint64         `json:"seq,omitempty"`
+	Duplicate bool           `json:"duplicate,omitempty"`
+	Code      string         `json:"code,omitempty"`
+	Message   string         `json:"message,omitempty"`
+	Event     *room.Event    `json:"event,omitempty"`
+	Room      *room.Snapshot `json:"room,omitempty"`
+	You       *protocol.You  `json:"you,omitempty"`
+	Status    string         `json:"status,omitempty"` // ai: queued / thinking
+	Color     string         `json:"color,omitempty"`
+	Ply       int            `json:"ply,omitempty"`
+	// Lobby messages (lobby.go).
+	RoomID   string             `json:"room_id,omitempty"`
+	Pool     string             `json:"pool,omitempty"`
+	Reason   string             `json:"reason,omitempty"`
+	AILevel  string             `json:"ai_level,omitempty"`
+	Opponent *protocol.Opponent `json:"opponent,omitempty"`
+	Open     []room.Summary     `json:"open,omitempty"`
+	Live     []room.Summary     `json:"live,omitempty"`
+	Gen      int                `json:"-"` // connection number (1 = first) it arrived on
+	At       time.Time          `json:"-"`
+	Raw      json.RawMessage    `json:"-"`
 }
 
 // Client is one logical participant of one room across reconnections: it keeps the
@@ -181,27 +189,17 @@ func (c *Client) Connect(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	hello := protocol.ClientMsg{Type: protocol.TypeHello, Token: c.Token, LastSeq: last}
-	_ = ws.SetWriteDeadline(time.Now().Add(3 * time.Second))
-	if err := ws.WriteJSON(hello); err != nil {
-		ws.Close()
-		return fmt.Errorf("hello: %w", err)
-	}
-	_ = ws.SetReadDeadline(time.Now().Add(5 * time.Second))
-	var first Msg
-	_, data, err := ws.ReadMessage()
-	if err == nil {
-		err = json.Unmarshal(data, &first)
-	}
+	first, data, err := handshake(ws, protocol.ClientMsg{Type: protocol.TypeHello, Token: c.Token, LastSeq: last})
 	if err != nil {
-		ws.Close()
-		return fmt.Errorf("welcome: %w", err)
+		return err
 	}
-	if first.Type != protocol.TypeWelcome {
-		ws.Close()
-		return fmt.Errorf("welcome: got %s", data)
-	}
-	_ = ws.SetReadDeadline(time.Time{})
+	c.welcomed(ws, first, data)
+	return nil
+}
+
+// welcomed makes ws, whose hello was answered by first, the current connection and
+// starts reading it.
+func (c *Client) welcomed(ws *websocket.Conn, first Msg, data []byte) {
 	c.mu.Lock()
 	gen := c.attachLocked(ws)
 	if first.You != nil {
@@ -213,7 +211,31 @@ func (c *Client) Connect(ctx context.Context) error {
 	c.notifyLocked()
 	c.mu.Unlock()
 	go c.read(ws, gen)
-	return nil
+}
+
+// handshake sends hello on ws and reads the welcome (ws is closed on failure).
+func handshake(ws *websocket.Conn, hello any) (Msg, []byte, error) {
+	_ = ws.SetWriteDeadline(time.Now().Add(3 * time.Second))
+	if err := ws.WriteJSON(hello); err != nil {
+		ws.Close()
+		return Msg{}, nil, fmt.Errorf("hello: %w", err)
+	}
+	_ = ws.SetReadDeadline(time.Now().Add(5 * time.Second))
+	var first Msg
+	_, data, err := ws.ReadMessage()
+	if err == nil {
+		err = json.Unmarshal(data, &first)
+	}
+	if err != nil {
+		ws.Close()
+		return Msg{}, nil, fmt.Errorf("welcome: %w", err)
+	}
+	if first.Type != protocol.TypeWelcome {
+		ws.Close()
+		return Msg{}, nil, fmt.Errorf("welcome: got %s", data)
+	}
+	_ = ws.SetReadDeadline(time.Time{})
+	return first, data, nil
 }
 
 // Reconnect retries Connect with a short backoff until it succeeds or ctx ends.
@@ -302,7 +324,7 @@ func (c *Client) problem(format string, args ...any) {
 // apply folds one message into the view (c.mu held).
 func (c *Client) apply(m Msg) {
 	switch m.Type {
-	case "ack", "error":
+	case "ack", "error", protocol.TypeSeeking, protocol.TypeSeekEnded:
 		if m.ID != "" {
 			c.byID[m.ID] = m
 		}

@@ -1,0 +1,307 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/pairing"
+	"github.com/gomoku-arena/gomoku/room/protocol"
+)
+
+// Quick pairing on one node: the seeks of this node's lobby connections live in the
+// shared pool (room/pairing, Redis); a match made by any node reaches this one through
+// the pool's channel, or through a seek's heartbeat if the message was missed. Each
+// node seats its own players in the match's room (creating it if it is first), then
+// tells their pages.
+
+// DefaultRating is every player's rating until a RatingSource says otherwise.
+const DefaultRating = 1500
+
+// RatingSource gives a player's rating in a pool (the ratings of rated play).
+type RatingSource interface {
+	Rating(ctx context.Context, playerID string, pool pairing.Pool) (float64, error)
+}
+
+// AccountChecker says whether a player has an account (rated seeks need one).
+type AccountChecker interface {
+	IsAccount(ctx context.Context, playerID string) (bool, error)
+}
+
+// PairedRooms is the part of Rooms quick pairing needs: seat a matched player in the
+// match's room, creating the room with settings if nobody has yet. It is idempotent.
+type PairedRooms interface {
+	SeatPaired(ctx context.Context, id string, settings room.Settings, who Player, color string) error
+}
+
+// Pairing timing.
+const (
+	sweepEvery     = time.Second     // how often a node pairs seekers whose ranges widened
+	sweepMatches   = 64              // at most this many matches per sweep
+	heartbeatEvery = 5 * time.Second // a seek lives pairing.Store.TTL (15 s) without one
+)
+
+// ErrRatedNeedsAccount refuses a rated seek from a guest.
+var ErrRatedNeedsAccount = protocol.NewError("server", protocol.CodeNotAllowed, "rated games are for accounts: create one, or seek a casual game")
+
+// pairingService is a node's quick pairing.
+type pairingService struct {
+	s        *Server
+	store    *pairing.Store
+	ratings  RatingSource
+	accounts AccountChecker
+	rooms    PairedRooms
+	log      *slog.Logger
+	now      func() time.Time
+
+	mu      sync.Mutex
+	seekers map[string]map[*lobbySession]struct{} // player id → its seeking sessions here
+}
+
+func newPairingService(s *Server, store *pairing.Store, rooms PairedRooms) *pairingService {
+	return &pairingService{s: s, store: store, ratings: s.deps.Ratings, accounts: s.deps.Accounts, rooms: rooms,
+		log: s.log.With("component", "pairing"), now: time.Now, seekers: map[string]map[*lobbySession]struct{}{}}
+}
+
+// run subscribes to matches, then sweeps and renews this node's seeks until ctx ends.
+func (p *pairingService) run(ctx context.Context) {
+	for ctx.Err() == nil {
+		if err := p.store.Subscribe(ctx, func(m pairing.Match) { go p.deliver(ctx, m) }); err == nil {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
+	sweep := time.NewTicker(sweepEvery)
+	defer sweep.Stop()
+	beat := time.NewTicker(heartbeatEvery)
+	defer beat.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-sweep.C:
+			if p.count() == 0 {
+				continue // nodes with seekers sweep; a node without any has nothing to gain
+			}
+			ms, err := p.store.Sweep(ctx, p.now(), sweepMatches)
+			if err != nil {
+				p.log.Warn("sweep failed", "err", err)
+			}
+			for _, m := range ms {
+				go p.deliver(ctx, m)
+			}
+		case <-beat.C:
+			p.heartbeats(ctx)
+		}
+	}
+}
+
+func (p *pairingService) count() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.seekers)
+}
+
+// seek stores a session's seek and answers seeking (or paired, when a match is there).
+func (p *pairingService) seek(ctx context.Context, l *lobbySession, msg protocol.LobbyMsg) error {
+	pool, err := pairing.NewPool(msg.Rule, msg.Clock, msg.Rated)
+	if err != nil {
+		return err
+	}
+	me := l.player
+	if pool.Rated {
+		ok := false
+		if p.accounts != nil {
+			if ok, err = p.accounts.IsAccount(ctx, me.ID); err != nil {
+				return err
+			}
+		}
+		if !ok {
+			return ErrRatedNeedsAccount
+		}
+	}
+	rating := float64(DefaultRating)
+	if p.ratings != nil {
+		if rating, err = p.ratings.Rating(ctx, me.ID, pool); err != nil {
+			return err
+		}
+	}
+	now := p.now()
+	l.mu.Lock()
+	l.seek = &activeSeek{pool: pool.String(), since: now}
+	l.mu.Unlock()
+	p.mu.Lock()
+	if p.seekers[me.ID] == nil {
+		p.seekers[me.ID] = map[*lobbySession]struct{}{}
+	}
+	p.seekers[me.ID][l] = struct{}{}
+	p.mu.Unlock()
+	l.order.Lock()
+	defer l.order.Unlock()
+	m, err := p.store.Seek(ctx, pool, pairing.Seeker{ID: me.ID, Name: me.Name, Rating: rating}, l.nonce, now)
+	if err != nil {
+		p.forget(l)
+		l.takeSeek("")
+		return err
+	}
+	rules := p.store.Rules()
+	l.push(protocol.Encode(protocol.Seeking{Type: protocol.TypeSeeking, ID: msg.ID, Pool: pool.String(),
+		Rating: rating, SinceMS: now.UnixMilli(), Range: rules.Range(0), PerSecond: rules.PerSecond,
+		MaxRange: rules.Max, AILevel: AILevelFor(rating)}))
+	if m != nil {
+		go p.deliver(context.WithoutCancel(ctx), *m)
+	}
+	return nil
+}
+
+// cancel ends a session's seek (answer: seek_ended, or paired when it is too late).
+func (p *pairingService) cancel(ctx context.Context, l *lobbySession, id string) error {
+	st, m, err := p.store.Cancel(ctx, l.player.ID, l.nonce)
+	if err != nil {
+		return err
+	}
+	if st == pairing.StatusMatched {
+		go p.deliver(context.WithoutCancel(ctx), *m)
+		return nil
+	}
+	l.takeSeek("")
+	p.forget(l)
+	reason := protocol.SeekCancelled
+	if st == pairing.StatusReplaced {
+		reason = protocol.SeekReplaced
+	}
+	l.push(protocol.Encode(protocol.SeekEnded{Type: protocol.TypeSeekEnded, ID: id, Reason: reason}))
+	return nil
+}
+
+// leave cancels the seek of a session that closed.
+func (p *pairingService) leave(l *lobbySession) {
+	if l.player == nil || !l.takeSeek("") {
+		return
+	}
+	p.forget(l)
+	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
+	defer cancel()
+	if _, _, err := p.store.Cancel(ctx, l.player.ID, l.nonce); err != nil {
+		p.log.Warn("cancel of a closed connection's seek failed (it expires)", "err", err)
+	}
+}
+
+func (p *pairingService) forget(l *lobbySession) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if m := p.seekers[l.player.ID]; m != nil {
+		delete(m, l)
+		if len(m) == 0 {
+			delete(p.seekers, l.player.ID)
+		}
+	}
+}
+
+// sessionsOf returns this node's seeking sessions of player id.
+func (p *pairingService) sessionsOf(id string) []*lobbySession {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]*lobbySession, 0, len(p.seekers[id]))
+	for l := range p.seekers[id] {
+		out = append(out, l)
+	}
+	return out
+}
+
+// heartbeats renews this node's seeks and learns what became of them.
+func (p *pairingService) heartbeats(ctx context.Context) {
+	p.mu.Lock()
+	var all []*lobbySession
+	for _, m := range p.seekers {
+		for l := range m {
+			all = append(all, l)
+		}
+	}
+	p.mu.Unlock()
+	for _, l := range all {
+		st, m, err := p.store.Heartbeat(ctx, l.player.ID, l.nonce)
+		switch {
+		case err != nil:
+			p.log.Warn("seek heartbeat failed", "err", err)
+			return
+		case st == pairing.StatusMatched:
+			go p.deliver(ctx, *m)
+		case st == pairing.StatusGone || st == pairing.StatusReplaced:
+			if l.takeSeek("") {
+				p.forget(l)
+				reason := protocol.SeekExpired
+				if st == pairing.StatusReplaced {
+					reason = protocol.SeekReplaced
+				}
+				l.push(protocol.Encode(protocol.SeekEnded{Type: protocol.TypeSeekEnded, Reason: reason}))
+			}
+		}
+	}
+}
+
+// deliver seats this node's seeking players of m in m's room and tells their pages.
+func (p *pairingService) deliver(ctx context.Context, m pairing.Match) {
+	for _, side := range []pairing.Seeker{m.Black, m.White} {
+		for _, l := range p.sessionsOf(side.ID) {
+			if !l.takeSeek(m.Pool) {
+				continue // delivered already (the sweep, the channel and a heartbeat all report it)
+			}
+			p.forget(l)
+			if err := p.seat(ctx, m, l); err != nil {
+				p.log.Error("seating a paired player failed", "room", m.Room, "player", side.ID, "err", err)
+				l.push(protocol.Encode(protocol.SeekEnded{Type: protocol.TypeSeekEnded, Reason: protocol.SeekExpired}))
+			}
+		}
+	}
+}
+
+// seat seats l's player in m's room and pushes paired.
+func (p *pairingService) seat(ctx context.Context, m pairing.Match, l *lobbySession) error {
+	pool, err := pairing.ParsePool(m.Pool)
+	if err != nil {
+		return err
+	}
+	color, opp := m.Side(l.player.ID)
+	ctx, cancel := context.WithTimeout(ctx, commandTimeout)
+	defer cancel()
+	start := time.Now()
+	if err := p.rooms.SeatPaired(ctx, m.Room, pool.Settings(m), *l.player, color); err != nil {
+		return err
+	}
+	p.s.metrics.observePairing(time.Since(start))
+	l.order.Lock()
+	defer l.order.Unlock()
+	l.push(protocol.Encode(protocol.Paired{Type: protocol.TypePaired, RoomID: m.Room, Pool: m.Pool, Color: color,
+		Opponent: protocol.Opponent{ID: opp.ID, Name: opp.Name, Rating: opp.Rating}}))
+	return nil
+}
+
+// AILevelFor is the AI level offered to a player of rating who waited long enough:
+// the levels in order of strength over bands of 200 points centred on 1500
+// (intermediate, the default level), until AI levels have measured ratings.
+func AILevelFor(rating float64) string {
+	levels := []string{"beginner", "novice", "intermediate", "advanced", "expert", "master"}
+	i := int(math.Floor((rating - 1100) / 200))
+	return levels[min(max(i, 0), len(levels)-1)]
+}
+
+// SeatPaired implements PairedRooms.
+func (a *ManagerRooms) SeatPaired(ctx context.Context, id string, settings room.Settings, who Player, color string) error {
+	if _, err := a.M.Create(ctx, room.CreateRequest{ID: id, Settings: settings}); err != nil && !errors.Is(err, room.ErrConflict) {
+		return err
+	}
+	r, err := a.M.Get(ctx, id)
+	if err != nil {
+		return err
+	}
+	_, err = r.Do(ctx, room.Command{Kind: room.CmdSit, By: room.Player{ID: who.ID, Name: who.Name}, Color: color})
+	return err
+}
