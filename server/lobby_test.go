@@ -81,7 +81,7 @@ func TestLobbyRefusals(t *testing.T) {
 	}{
 		{map[string]any{"type": "seek", "id": "a", "clock": "4+4"}, protocol.CodeBadRequest},
 		{map[string]any{"type": "seek", "id": "b", "rule": "go", "clock": "3+2"}, protocol.CodeBadRequest},
-		{map[string]any{"type": "seek", "id": "c", "clock": "3+2", "rated": true}, protocol.CodeNotAllowed},
+		{map[string]any{"type": "seek", "id": "c", "clock": "3+2", "rated": true}, protocol.CodeAccountRequired},
 		{map[string]any{"type": "move", "id": "d", "ply": 0, "point": "h8"}, protocol.CodeUnknownType},
 		{map[string]any{"type": "hello", "id": "e"}, protocol.CodeBadRequest},
 	} {

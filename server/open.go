@@ -82,6 +82,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		Analysis: analysis.NewService(analysis.NewRedisStore(client, cfg.Retention), mgr.Scheduler(), cfg.NodeID,
 			analysis.WithLogger(log.With("component", "analysis"))),
 		Pairing: pairing.NewStore(client, pairing.DefaultRules, newPairedRoom),
+		Ratings: ledgerRatings{led},
 		Close: func() error {
 			stopRecorder() // games it had not recorded stay in the outbox for the next sweep
 			node.Stop()    // after the rooms stopped: releases this node's leases

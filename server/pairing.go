@@ -9,8 +9,10 @@ import (
 	"time"
 
 	"github.com/gomoku-arena/gomoku/room"
+	"github.com/gomoku-arena/gomoku/room/ledger"
 	"github.com/gomoku-arena/gomoku/room/pairing"
 	"github.com/gomoku-arena/gomoku/room/protocol"
+	"github.com/gomoku-arena/gomoku/room/rating"
 )
 
 // Quick pairing on one node: the seeks of this node's lobby connections live in the
@@ -27,11 +29,6 @@ type RatingSource interface {
 	Rating(ctx context.Context, playerID string, pool pairing.Pool) (float64, error)
 }
 
-// AccountChecker says whether a player has an account (rated seeks need one).
-type AccountChecker interface {
-	IsAccount(ctx context.Context, playerID string) (bool, error)
-}
-
 // PairedRooms is the part of Rooms quick pairing needs: seat a matched player in the
 // match's room, creating the room with settings if nobody has yet. It is idempotent.
 type PairedRooms interface {
@@ -46,24 +43,23 @@ const (
 )
 
 // ErrRatedNeedsAccount refuses a rated seek from a guest.
-var ErrRatedNeedsAccount = protocol.NewError("server", protocol.CodeNotAllowed, "rated games are for accounts: create one, or seek a casual game")
+var ErrRatedNeedsAccount = protocol.NewError("server", protocol.CodeAccountRequired, "rated games are for accounts: create one, or seek a casual game")
 
 // pairingService is a node's quick pairing.
 type pairingService struct {
-	s        *Server
-	store    *pairing.Store
-	ratings  RatingSource
-	accounts AccountChecker
-	rooms    PairedRooms
-	log      *slog.Logger
-	now      func() time.Time
+	s       *Server
+	store   *pairing.Store
+	ratings RatingSource
+	rooms   PairedRooms
+	log     *slog.Logger
+	now     func() time.Time
 
 	mu      sync.Mutex
 	seekers map[string]map[*lobbySession]struct{} // player id → its seeking sessions here
 }
 
 func newPairingService(s *Server, store *pairing.Store, rooms PairedRooms) *pairingService {
-	return &pairingService{s: s, store: store, ratings: s.deps.Ratings, accounts: s.deps.Accounts, rooms: rooms,
+	return &pairingService{s: s, store: store, ratings: s.deps.Ratings, rooms: rooms,
 		log: s.log.With("component", "pairing"), now: time.Now, seekers: map[string]map[*lobbySession]struct{}{}}
 }
 
@@ -116,16 +112,8 @@ func (p *pairingService) seek(ctx context.Context, l *lobbySession, msg protocol
 		return err
 	}
 	me := l.player
-	if pool.Rated {
-		ok := false
-		if p.accounts != nil {
-			if ok, err = p.accounts.IsAccount(ctx, me.ID); err != nil {
-				return err
-			}
-		}
-		if !ok {
-			return ErrRatedNeedsAccount
-		}
+	if pool.Rated && !me.IsAccount() {
+		return ErrRatedNeedsAccount
 	}
 	rating := float64(DefaultRating)
 	if p.ratings != nil {
@@ -284,6 +272,20 @@ func (p *pairingService) seat(ctx context.Context, m pairing.Match, l *lobbySess
 	return nil
 }
 
+// ledgerRatings reads pairing ratings from the ratings ledger: a pool's rating is the
+// player's in its rating pool (rule × speed), rated or casual alike.
+type ledgerRatings struct{ l *ledger.Ledger }
+
+func (r ledgerRatings) Rating(ctx context.Context, playerID string, pool pairing.Pool) (float64, error) {
+	t := pool.Time()
+	rp, ok := rating.PoolOf(pool.Rule, t.Base(), t.Increment(), t.PerMove())
+	if !ok {
+		return DefaultRating, nil
+	}
+	rt, err := r.l.Rating(ctx, playerID, rp.ID())
+	return rt.R, err
+}
+
 // AILevelFor is the AI level offered to a player of rating who waited long enough:
 // the levels in order of strength over bands of 200 points centred on 1500
 // (intermediate, the default level), until AI levels have measured ratings.
@@ -302,6 +304,6 @@ func (a *ManagerRooms) SeatPaired(ctx context.Context, id string, settings room.
 	if err != nil {
 		return err
 	}
-	_, err = r.Do(ctx, room.Command{Kind: room.CmdSit, By: room.Player{ID: who.ID, Name: who.Name}, Color: color})
+	_, err = r.Do(ctx, room.Command{Kind: room.CmdSit, By: roomPlayer(ctx, a.Ledger, who, settings), Color: color})
 	return err
 }

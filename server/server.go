@@ -49,9 +49,7 @@ type Deps struct {
 	Pairing *pairing.Store
 	// Ratings gives players' ratings for pairing (nil: DefaultRating for everyone).
 	Ratings RatingSource
-	// Accounts says who has an account (nil: nobody, so rated seeks are refused).
-	Accounts AccountChecker
-	Close    func() error
+	Close   func() error
 }
 
 // Nodes reports which node runs a room (replica.Node implements it).

@@ -64,10 +64,11 @@ func (p Pool) String() string {
 func (p Pool) Time() room.TimeControl { return clockTimes[p.Clock] }
 
 // Settings are the settings of a room for match m of this pool: public, both seats
-// reserved for the matched players (nobody else may sit), the pool's rule and clock.
+// reserved for the matched players (nobody else may sit), the pool's rule, clock and
+// rated flag.
 func (p Pool) Settings(m Match) room.Settings {
 	s := room.DefaultSettings()
-	s.Rule, s.Time = p.Rule, p.Time()
+	s.Rule, s.Time, s.Rated = p.Rule, p.Time(), p.Rated
 	s.Black = room.SeatSpec{Kind: room.Human, Player: m.Black.ID}
 	s.White = room.SeatSpec{Kind: room.Human, Player: m.White.ID}
 	return s
