@@ -35,6 +35,8 @@ func (s *Server) routes() *echo.Echo {
 	api.POST("/players", s.createPlayer)
 	api.Match(getHead, "/players/me", s.me)
 	api.PATCH("/players/me", s.renameMe)
+	api.Match(getHead, "/players/:id", s.playerPage)
+	api.Match(getHead, "/leaderboard", s.leaderboard)
 	s.accountRoutes(api)
 	api.POST("/rooms", s.createRoom)
 	api.Match(getHead, "/rooms", s.listRooms)
@@ -65,6 +67,8 @@ func (s *Server) routes() *echo.Echo {
 	e.Match(getHead, "/", page)
 	e.Match(getHead, "/r/:id", page)
 	e.Match(getHead, "/learn", page)
+	e.Match(getHead, "/@/*", page)
+	e.Match(getHead, "/leaderboard", page)
 	e.Match(getHead, "/analysis", page)
 	e.Match(getHead, "/static/*", staticFile)
 	return e
