@@ -189,3 +189,13 @@ export function getAnalysis(id, game) {
 export function analysisSGFURL(id, game) {
   return `/api/rooms/${encodeURIComponent(id)}/analysis?game=${game}&format=sgf`;
 }
+
+/** analysisPosition plays a position out for the analysis board (turn, end, forbidden points). */
+export function analysisPosition(query) {
+  return call('GET', `/api/analysis/position?${query}`);
+}
+
+/** analysisImport reads a pasted move string, PSQ or SGF record. */
+export function analysisImport(body) {
+  return call('POST', '/api/analysis/import', body);
+}

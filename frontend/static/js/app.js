@@ -1,7 +1,7 @@
 // @ts-check
 // app.js: entry point. Shell (top bar, language, sound, name), identity check, router ("/"
-// lobby, "/r/{id}" game, "/r/{id}?game=N" replay of game N, "/learn" classroom, anything
-// else "page not found").
+// lobby, "/r/{id}" game, "/r/{id}?game=N" replay of game N, "/learn" classroom,
+// "/analysis" analysis board, anything else "page not found").
 import { detectLang, setLang, getLang, onLang, t } from './i18n.js';
 import { applyI18n, toast } from './dom.js';
 import { icon } from './icons.js';
@@ -10,6 +10,7 @@ import * as sound from './sound.js';
 import { renderLobby, openCreateDialog } from './lobby.js';
 import { renderGame } from './game.js';
 import { renderLearn } from './learn.js';
+import { renderAnalyze } from './analyze.js';
 import { errorText } from './errors.js';
 import * as api from './api.js';
 import { fatalPage } from './views/fatal.js';
@@ -52,6 +53,7 @@ function route() {
   else if (m) teardown = renderGame(main, m[1], { navigate, playerName });
   else if (location.pathname === '/') teardown = renderLobby(main, { navigate, playerName });
   else if (/^\/learn\/?$/.test(location.pathname)) teardown = renderLearn(main);
+  else if (/^\/analysis\/?$/.test(location.pathname)) teardown = renderAnalyze(main);
   else fatalPage(main, 'page.notFound', 'page.notFound.text');
 }
 
@@ -129,7 +131,7 @@ function setupShell() {
     const a = /** @type {HTMLAnchorElement | null} */ (/** @type {Element} */ (e.target).closest('a[href]'));
     if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || a.target || a.hasAttribute('download')) return;
     const url = new URL(a.href, location.href);
-    if (url.origin !== location.origin || !(url.pathname === '/' || url.pathname === '/learn' || url.pathname.startsWith('/r/'))) return;
+    if (url.origin !== location.origin || !(url.pathname === '/' || url.pathname === '/learn' || url.pathname === '/analysis' || url.pathname.startsWith('/r/'))) return;
     e.preventDefault();
     navigate(url.pathname + url.search);
   });
