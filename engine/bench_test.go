@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"syscall"
 	"testing"
 	"time"
@@ -109,5 +110,31 @@ func BenchmarkVCF(b *testing.B) {
 		if res.Score.MatePlies() <= 0 {
 			b.Fatal("no VCF")
 		}
+	}
+}
+
+// BenchmarkSearchThreads searches each benchmark position for 500 ms on one and on
+// two threads and reports the depth reached and the nodes per wall second of all
+// threads (Lazy SMP).
+func BenchmarkSearchThreads(b *testing.B) {
+	boards := benchBoards(b)
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			e := New(Options{HashMiB: 16, Threads: threads})
+			b.ReportAllocs()
+			var nodes uint64
+			depth := 0
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				for _, bd := range boards {
+					e.Clear()
+					res := e.Search(context.Background(), bd, Limits{Time: 500 * time.Millisecond}, nil)
+					nodes += res.Nodes
+					depth += res.Depth
+				}
+			}
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+			b.ReportMetric(float64(depth)/float64(b.N*len(boards)), "depth")
+		})
 	}
 }

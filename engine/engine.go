@@ -13,6 +13,11 @@ type Options struct {
 	Rand uint64
 	// Eval is the evaluation (nil: the tables shipped in the engine, ShippedEvalTables).
 	Eval *EvalTables
+	// Threads is the number of search threads (default 1, at most 64). More than one
+	// runs a Lazy SMP search (smp.go) at full strength; the levels with noise search
+	// on one thread whatever the setting. Each extra thread adds its own stacks and
+	// history (about 0.3 MiB) but shares the transposition table.
+	Threads int
 }
 
 // DefaultHashMiB is the transposition table size used when Options.HashMiB is 0.
@@ -32,6 +37,9 @@ func New(opts Options) *Engine {
 	}
 	s := &searcher{tt: newTransTable(opts.HashMiB), rng: opts.Rand}
 	s.pos.evals = opts.Eval
+	if t := min(opts.Threads, maxThreads); t > 1 {
+		s.helpers = newHelpers(t-1, s.tt, opts.Eval)
+	}
 	return &Engine{s: s}
 }
 
@@ -40,6 +48,9 @@ func New(opts Options) *Engine {
 func (e *Engine) Clear() {
 	e.s.tt.clear()
 	e.s.history = [2][numCells]int32{}
+	for _, h := range e.s.helpers {
+		h.s.history = [2][numCells]int32{}
+	}
 }
 
 // Search looks for the best move for the side to move on b within limits, calling

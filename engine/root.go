@@ -121,7 +121,14 @@ func (s *searcher) run(ctx context.Context, b *Board, limits Limits, progress fu
 	}
 	prev := Score(0)
 	s.tm.begin(time.Since(s.start))
+	smp := s.helpersEnabled() && s.rootN > 1
+	if smp {
+		s.startHelpers(b, maxDepth)
+	}
 	for depth := 1; depth <= maxDepth; depth++ {
+		if smp {
+			s.smp.depth.Store(int32(depth))
+		}
 		s.selDepth = 0
 		s.partial = -1
 		v, ok := s.aspirate(depth, prev)
@@ -158,6 +165,9 @@ func (s *searcher) run(ctx context.Context, b *Board, limits Limits, progress fu
 			break
 		}
 	}
+	if smp {
+		s.stopHelpers()
+	}
 	if safety {
 		s.hard = time.Time{}
 		if hard > 0 {
@@ -185,10 +195,10 @@ func (s *searcher) finish(progress func(Info)) Result {
 // snapshot returns the current report; with copyPV its PV does not alias s.info.
 func (s *searcher) snapshot(copyPV bool) Info {
 	in := s.info
-	in.Nodes = s.nodes
+	in.Nodes = s.nodes + s.helperNodes()
 	in.Elapsed = time.Since(s.start)
 	if in.Elapsed > 0 {
-		in.NPS = uint64(float64(s.nodes) / in.Elapsed.Seconds())
+		in.NPS = uint64(float64(in.Nodes) / in.Elapsed.Seconds())
 	}
 	if in.SelDepth < in.Depth {
 		in.SelDepth = in.Depth

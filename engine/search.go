@@ -88,11 +88,20 @@ type searcher struct {
 	tm           timeManager
 	rng          uint64
 	blunder      int // per mille (levels)
+
+	smpState // Lazy SMP (smp.go)
 }
 
 // poll checks the clock, the node limit and the context; it sets s.stopped.
 func (s *searcher) poll() {
 	s.nextPoll = s.nodes + pollEvery
+	if s.stopFlag != nil {
+		s.published.Store(s.nodes)
+		if s.stopFlag.Load() {
+			s.stopped = true
+			return
+		}
+	}
 	if s.nodeLimit > 0 && s.nodes >= s.nodeLimit {
 		s.stopped = true
 		return

@@ -1,5 +1,7 @@
 package engine
 
+import "sync/atomic"
+
 // Transposition table.
 //
 // The table is an array of 64-byte buckets (one cache line), four 16-byte entries
@@ -16,6 +18,13 @@ package engine
 // Replacement: a hit on the same key is overwritten unless it is from this search and
 // deeper with the new entry not exact; otherwise the entry with the lowest
 // depth - 4*age (age = generations since it was written) is replaced.
+//
+// The threads of a Lazy SMP search share one table without locks. Each word is read
+// and written atomically (a plain load on amd64 and arm64), and the key word holds
+// key XOR data: an entry torn by two threads writing it at once (the key of one, the
+// data of the other) fails the key check and reads as a miss, so a probe never
+// returns another position's data. A replacement decision made on a stale read only
+// loses an entry.
 
 type bound uint8
 
@@ -27,7 +36,7 @@ const (
 )
 
 type ttEntry struct {
-	key, data uint64
+	key, data atomic.Uint64 // key: the position's key XOR data
 }
 
 type ttBucket [4]ttEntry
@@ -74,8 +83,7 @@ func (t *transTable) probe(key uint64, ply int) (ttHit, bool) {
 	bk := &t.buckets[key&t.mask]
 	for i := range bk {
 		e := &bk[i]
-		if e.key == key && e.data != 0 {
-			d := e.data
+		if d := e.data.Load(); d != 0 && e.key.Load()^d == key {
 			h := ttHit{
 				score: Score(int32(uint32(d))),
 				move:  int(int16(uint16(d >> 32))),
@@ -96,27 +104,29 @@ func (t *transTable) store(key uint64, ply int, score Score, move, depth int, b 
 	worst := 1 << 30
 	for i := range bk {
 		e := &bk[i]
-		if e.key == key {
+		d := e.data.Load()
+		if d != 0 && e.key.Load()^d == key {
 			victim = e
-			if e.data != 0 && uint8(e.data>>58) == t.gen && int(int8(uint8(e.data>>48))) > depth && b != boundExact {
+			if uint8(d>>58) == t.gen && int(int8(uint8(d>>48))) > depth && b != boundExact {
 				return
 			}
-			if move < 0 && e.data != 0 {
-				move = int(int16(uint16(e.data >> 32)))
+			if move < 0 {
+				move = int(int16(uint16(d >> 32)))
 			}
 			break
 		}
-		if e.data == 0 {
+		if d == 0 {
 			victim, worst = e, -1<<30
 			continue
 		}
-		age := int((t.gen - uint8(e.data>>58)) & 63)
-		if v := int(int8(uint8(e.data>>48))) - 4*age; v < worst {
+		age := int((t.gen - uint8(d>>58)) & 63)
+		if v := int(int8(uint8(d>>48))) - 4*age; v < worst {
 			victim, worst = e, v
 		}
 	}
-	victim.key = key
-	victim.data = packTT(scoreToTT(score, ply), move, depth, b, t.gen)
+	d := packTT(scoreToTT(score, ply), move, depth, b, t.gen)
+	victim.data.Store(d)
+	victim.key.Store(key ^ d)
 }
 
 // scoreToTT makes a mate score relative to the node at ply.

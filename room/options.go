@@ -127,18 +127,29 @@ var ErrNoEngines = protocol.Detail(ErrNoSuchEngine, "no external engines are con
 
 // DefaultPlayers resolves built-in AI seats with engine.NewPlayer at the seat's level;
 // it refuses external engine seats (configure Options.Players for those).
-func DefaultPlayers(spec SeatSpec) (engine.Player, error) {
-	switch spec.Kind {
-	case AI:
-		l, err := engine.LevelByName(spec.Level)
-		if err != nil {
-			return nil, ErrUnknownPlayer
+func DefaultPlayers(spec SeatSpec) (engine.Player, error) { return LevelPlayers(1)(spec) }
+
+// LevelPlayers is DefaultPlayers with masterThreads search threads for the master
+// level (a Lazy SMP search; each of its searches keeps that many cores busy). The
+// levels below master always search on one thread.
+func LevelPlayers(masterThreads int) PlayerResolver {
+	return func(spec SeatSpec) (engine.Player, error) {
+		switch spec.Kind {
+		case AI:
+			l, err := engine.LevelByName(spec.Level)
+			if err != nil {
+				return nil, ErrUnknownPlayer
+			}
+			opts := engine.Options{HashMiB: hashFor(l)}
+			if l.Name == "master" {
+				opts.Threads = masterThreads
+			}
+			return engine.NewPlayer(l, opts), nil
+		case Engine:
+			return nil, ErrNoEngines
 		}
-		return engine.NewPlayer(l, engine.Options{HashMiB: hashFor(l)}), nil
-	case Engine:
-		return nil, ErrNoEngines
+		return nil, ErrBadRequest
 	}
-	return nil, ErrBadRequest
 }
 
 // hashFor sizes a level's transposition table: short budgets cannot fill a big one,

@@ -24,6 +24,9 @@ type Config struct {
 	AllowedOrigins []string
 	// AIWorkers caps concurrent AI searches (0: number of CPUs).
 	AIWorkers int
+	// MasterThreads is the number of search threads of a master-level AI seat
+	// (0 or 1: one; more runs a Lazy SMP search, each using that many cores).
+	MasterThreads int
 	// Engines maps a configured external engine name to its command line (Gomocup protocol).
 	Engines map[string]string
 	// Retention is how long finished games are kept.
@@ -119,6 +122,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Retention < time.Minute {
 		errs = append(errs, errors.New("retention must be at least a minute"))
+	}
+	if c.MasterThreads < 0 || c.MasterThreads > 64 {
+		errs = append(errs, errors.New("master threads must be between 0 and 64"))
 	}
 	if c.AIWorkers < 0 || c.MaxConnsPerIP < 0 || c.AbandonGrace < 0 || c.StartGrace < 0 {
 		errs = append(errs, errors.New("AI workers, per-IP cap and grace must not be negative"))

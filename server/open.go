@@ -56,7 +56,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		}
 	}
 	opts := room.Options{
-		Players:      playerResolver(cfg.Engines, observe),
+		Players:      playerResolver(cfg.Engines, cfg.MasterThreads, observe),
 		ValidateSeat: engineConfigured(cfg.Engines),
 		Scheduler:    room.NewScheduler(cfg.AIWorkers, -1),
 		Grace:        cfg.AbandonGrace,
@@ -123,7 +123,8 @@ func newReplica(store *roomstore.Store, cfg Config) *replica.Node {
 // playerResolver makes engine players for machine seats: built-in levels, and external
 // engines from the configured command lines (split on spaces; no shell).
 // Every search is measured for the AI metrics.
-func playerResolver(engines map[string]string, observe func(time.Duration, uint64)) room.PlayerResolver {
+func playerResolver(engines map[string]string, masterThreads int, observe func(time.Duration, uint64)) room.PlayerResolver {
+	levels := room.LevelPlayers(masterThreads)
 	return func(spec room.SeatSpec) (engine.Player, error) {
 		var p engine.Player
 		if spec.Kind == room.Engine {
@@ -137,7 +138,7 @@ func playerResolver(engines map[string]string, observe func(time.Duration, uint6
 			}
 		} else {
 			var err error
-			if p, err = room.DefaultPlayers(spec); err != nil {
+			if p, err = levels(spec); err != nil {
 				return nil, err
 			}
 		}

@@ -31,10 +31,14 @@ func runMatch(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	clock := fs.Duration("clock", 0, "game clock per side instead of a per-move time (e.g. 60s)")
 	inc := fs.Duration("inc", 0, "increment per move with -clock")
 	conc := fs.Int("concurrency", 1, "games played at once")
+	nodes := fs.Uint64("nodes", 0, "node cap per move of the built-in engines besides -time (0: none; the same play at any load)")
 	sprtSpec := fs.String("sprt", "", "stop early by SPRT: elo0,elo1,alpha,beta (e.g. 0,50,0.05,0.05)")
 	psq := fs.String("psq", "", "directory for PSQ game records")
 	seed := fs.Uint64("seed", 1, "seed of the players' randomness")
 	hash := fs.Int("hash", 16, "transposition table MiB per engine")
+	threads := fs.Int("threads", 1, "search threads of each engine level player (Lazy SMP above 1)")
+	threadsA := fs.Int("threads-a", 0, "search threads of the first player (0: -threads)")
+	threadsB := fs.Int("threads-b", 0, "search threads of the second player (0: -threads)")
 	quiet := fs.Bool("quiet", false, "no progress bar: one line per game on stderr instead")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -43,11 +47,17 @@ func runMatch(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	fa, err := players.Parse(*a, players.Options{HashMiB: *hash, Seed: *seed})
+	if *threadsA == 0 {
+		*threadsA = *threads
+	}
+	if *threadsB == 0 {
+		*threadsB = *threads
+	}
+	fa, err := players.Parse(*a, players.Options{HashMiB: *hash, Seed: *seed, Threads: *threadsA})
 	if err != nil {
 		return fmt.Errorf("%w: -a: %v", errUsage, err)
 	}
-	fb, err := players.Parse(*b, players.Options{HashMiB: *hash, Seed: *seed + 1})
+	fb, err := players.Parse(*b, players.Options{HashMiB: *hash, Seed: *seed + 1, Threads: *threadsB})
 	if err != nil {
 		return fmt.Errorf("%w: -b: %v", errUsage, err)
 	}
@@ -80,7 +90,7 @@ func runMatch(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	cfg := match.Config{
 		A: fa.New, B: fb.New, Games: *games, Openings: ops, Size: *size, Rule: rule,
-		MoveTime: *moveTime, Clock: *clock, Increment: *inc, Concurrency: *conc, SPRT: sprt,
+		MoveTime: *moveTime, Clock: *clock, Increment: *inc, Nodes: *nodes, Concurrency: *conc, SPRT: sprt,
 		PSQDir: *psq, Seed: *seed, Close: players.Close,
 		OnGame: func(g match.Game, s match.Summary) {
 			if bar != nil {
@@ -107,7 +117,14 @@ func runMatch(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		fmt.Fprintln(stderr)
 	}
 	printSummary(stdout, *a, *b, sum, sprt, time.Since(start))
-	fmt.Fprintf(stdout, "settings: rule %s, %dx%d, %s, %d openings, concurrency %d\n", rule, *size, *size, timeControl(*moveTime, *clock, *inc), len(ops), *conc)
+	tc := timeControl(*moveTime, *clock, *inc)
+	if *nodes > 0 {
+		tc += fmt.Sprintf(", %d nodes per move", *nodes)
+	}
+	if *threadsA != 1 || *threadsB != 1 {
+		tc += fmt.Sprintf(", threads %d/%d", *threadsA, *threadsB)
+	}
+	fmt.Fprintf(stdout, "settings: rule %s, %dx%d, %s, %d openings, concurrency %d\n", rule, *size, *size, tc, len(ops), *conc)
 	return err
 }
 

@@ -150,6 +150,7 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&c.RedisURL, "redis", env("REDIS_URL", ""), "Redis URL, e.g. redis://localhost:6379/0; empty: embedded in-memory Redis, NOT durable (env REDIS_URL)")
 	origins := fs.String("origins", env("GOMOKU_ORIGINS", ""), "comma-separated WebSocket Origin allow-list, e.g. https://gomoku.example; the server's own host is always allowed; * allows any (env GOMOKU_ORIGINS)")
 	fs.IntVar(&c.AIWorkers, "ai-workers", envInt("GOMOKU_AI_WORKERS", 0), "concurrent AI searches, 0 = number of CPUs (env GOMOKU_AI_WORKERS)")
+	fs.IntVar(&c.MasterThreads, "master-threads", envInt("GOMOKU_MASTER_THREADS", 1), "search threads of each master-level AI search (Lazy SMP above 1; each search then keeps that many cores busy) (env GOMOKU_MASTER_THREADS)")
 	var engines engineFlag
 	if v := os.Getenv("GOMOKU_ENGINES"); v != "" {
 		for _, e := range strings.Split(v, ";") {

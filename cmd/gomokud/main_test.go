@@ -16,6 +16,7 @@ func TestParseFlagsAndEnv(t *testing.T) {
 	t.Setenv("GOMOKU_RETENTION", "7d")
 	t.Setenv("GOMOKU_NODE_ID", "node-a")
 	t.Setenv("GOMOKU_TRUSTED_PROXIES", "10.0.0.0/8,192.168.1.7")
+	t.Setenv("GOMOKU_MASTER_THREADS", "2")
 	var errb bytes.Buffer
 	o, err := parseFlags("serve", []string{"-addr", "127.0.0.1:1", "-origins", "https://a.example, https://b.example",
 		"-engine", "x=/bin/x 1,2", "-grace", "30s", "-ai-workers", "3"}, &errb)
@@ -28,6 +29,7 @@ func TestParseFlagsAndEnv(t *testing.T) {
 	require.Equal(t, 7*24*time.Hour, c.Retention)
 	require.Equal(t, 30*time.Second, c.AbandonGrace)
 	require.Equal(t, 3, c.AIWorkers)
+	require.Equal(t, 2, c.MasterThreads)
 	require.Equal(t, "node-a", c.NodeID)
 	require.Equal(t, 3*time.Second, c.LeaseTTL, "default lease TTL")
 	require.Equal(t, []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.168.1.7/32")}, c.TrustedProxies)
@@ -36,7 +38,7 @@ func TestParseFlagsAndEnv(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, ":9999", o.cfg.Addr, "the environment wins over the default")
 
-	for _, bad := range [][]string{{"-retention", "soon"}, {"-engine", "noequals"}, {"extra"}, {"-log-level", "loud"}, {"-trusted-proxies", "lb.internal"}} {
+	for _, bad := range [][]string{{"-retention", "soon"}, {"-engine", "noequals"}, {"extra"}, {"-log-level", "loud"}, {"-trusted-proxies", "lb.internal"}, {"-master-threads", "65"}} {
 		o, err := parseFlags("serve", bad, &errb)
 		if err == nil {
 			_, err = newLogger(o.logLevel, o.logFormat, &errb)

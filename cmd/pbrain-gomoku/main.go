@@ -2,7 +2,7 @@
 // speaks the Piskvork protocol on stdin/stdout, so Piskvork, c-gomoku-cli and the
 // Gomocup tournament managers can run it.
 //
-//	pbrain-gomoku [-player level:master] [-hash 64] [-quiet]
+//	pbrain-gomoku [-player level:master] [-hash 64] [-threads 2] [-quiet]
 package main
 
 import (
@@ -20,6 +20,7 @@ func main() {
 	spec := flag.String("player", "level:master", "player: level:NAME, baseline or mcts")
 	hash := flag.Int("hash", 0, "transposition table MiB (0: from INFO max_memory, else the engine default)")
 	quiet := flag.Bool("quiet", false, "no MESSAGE lines with search progress")
+	threads := flag.Int("threads", 1, "search threads (Lazy SMP above 1; the master level only)")
 	flag.Parse()
 	if _, err := players.Parse(*spec, players.Options{}); err != nil {
 		fmt.Fprintln(os.Stderr, "pbrain-gomoku:", err)
@@ -34,7 +35,7 @@ func main() {
 				mib = int(maxMemory / 2 >> 20) // half of the allowance for the table
 				mib = max(1, min(mib, 1024))
 			}
-			f, _ := players.Parse(*spec, players.Options{HashMiB: mib})
+			f, _ := players.Parse(*spec, players.Options{HashMiB: mib, Threads: *threads})
 			return f.New(1)
 		},
 	}

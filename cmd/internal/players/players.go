@@ -21,6 +21,7 @@ var ErrBadSpec = errors.New("players: unknown player (want level:NAME, baseline,
 type Options struct {
 	HashMiB int
 	Seed    uint64
+	Threads int // search threads of the engine levels (0 or 1: one)
 }
 
 // Factory creates fresh players of one spec; seed varies per game.
@@ -40,7 +41,7 @@ func Parse(spec string, opts Options) (Factory, error) {
 			return f, err
 		}
 		f.New = func(seed uint64) engine.Player {
-			return engine.NewPlayer(l, engine.Options{HashMiB: opts.HashMiB, Rand: opts.Seed ^ seed})
+			return engine.NewPlayer(l, engine.Options{HashMiB: opts.HashMiB, Rand: opts.Seed ^ seed, Threads: opts.Threads})
 		}
 	case "baseline":
 		if arg != "" {
@@ -60,7 +61,7 @@ func Parse(spec string, opts Options) (Factory, error) {
 	default:
 		if l, err := engine.LevelByName(spec); err == nil {
 			f.New = func(seed uint64) engine.Player {
-				return engine.NewPlayer(l, engine.Options{HashMiB: opts.HashMiB, Rand: opts.Seed ^ seed})
+				return engine.NewPlayer(l, engine.Options{HashMiB: opts.HashMiB, Rand: opts.Seed ^ seed, Threads: opts.Threads})
 			}
 			return f, nil
 		}

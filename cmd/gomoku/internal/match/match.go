@@ -21,14 +21,18 @@ type Factory func(seed uint64) engine.Player
 
 // Config is a match.
 type Config struct {
-	A, B        Factory // the first player (results are from its point of view) and the second
-	Games       int
-	Openings    []Opening // played in order, each twice (A black, then A white); cycled
-	Size        int
-	Rule        engine.Rule
-	MoveTime    time.Duration // per-move time (when Clock is zero)
-	Clock       time.Duration // game clock per side (0: per-move time)
-	Increment   time.Duration // Fischer increment with Clock
+	A, B      Factory // the first player (results are from its point of view) and the second
+	Games     int
+	Openings  []Opening // played in order, each twice (A black, then A white); cycled
+	Size      int
+	Rule      engine.Rule
+	MoveTime  time.Duration // per-move time (when Clock is zero)
+	Clock     time.Duration // game clock per side (0: per-move time)
+	Increment time.Duration // Fischer increment with Clock
+	// Nodes caps every search at this many nodes besides the time (0: none). The
+	// built-in engines count their main thread's nodes; external brains ignore it.
+	// A node cap plays the same whatever the load of the machine.
+	Nodes       uint64
 	Concurrency int
 	SPRT        *stats.SPRT
 	PSQDir      string                // write game-NNNN.psq files here ("" : none)
@@ -244,6 +248,7 @@ func playGame(ctx context.Context, cfg Config, i int) (Game, error) {
 			limits = engine.Limits{Clock: &engine.Clock{Left: clocks[side], Increment: cfg.Increment}}
 			allowed = clocks[side]
 		}
+		limits.Nodes = cfg.Nodes
 		mctx, mcancel := context.WithTimeout(ctx, allowed+allowed/2+grace)
 		start := time.Now()
 		res, err := p.Play(mctx, board.Clone(), limits, nil)
