@@ -15,6 +15,7 @@ import { errorText } from './errors.js';
 import * as api from './api.js';
 import { fatalPage } from './views/fatal.js';
 import { renderArchive } from './views/archive.js';
+import { renderPlayer, renderLeaderboard, playerKey } from './views/player.js';
 import { setupAccount, refreshAccount } from './account.js';
 
 let teardown = null;
@@ -54,6 +55,8 @@ function route() {
   else if (location.pathname === '/') teardown = renderLobby(main, { navigate, playerName });
   else if (/^\/learn\/?$/.test(location.pathname)) teardown = renderLearn(main);
   else if (/^\/analysis\/?$/.test(location.pathname)) teardown = renderAnalyze(main);
+  else if (playerKey(location.pathname)) teardown = renderPlayer(main, playerKey(location.pathname));
+  else if (/^\/leaderboard\/?$/.test(location.pathname)) teardown = renderLeaderboard(main, new URLSearchParams(location.search).get('pool') || '', navigate);
   else fatalPage(main, 'page.notFound', 'page.notFound.text');
 }
 
@@ -131,7 +134,7 @@ function setupShell() {
     const a = /** @type {HTMLAnchorElement | null} */ (/** @type {Element} */ (e.target).closest('a[href]'));
     if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || a.target || a.hasAttribute('download')) return;
     const url = new URL(a.href, location.href);
-    if (url.origin !== location.origin || !(url.pathname === '/' || url.pathname === '/learn' || url.pathname === '/analysis' || url.pathname.startsWith('/r/'))) return;
+    if (url.origin !== location.origin || !(url.pathname === '/' || url.pathname === '/learn' || url.pathname === '/analysis' || url.pathname === '/leaderboard' || url.pathname.startsWith('/@/') || url.pathname.startsWith('/r/'))) return;
     e.preventDefault();
     navigate(url.pathname + url.search);
   });

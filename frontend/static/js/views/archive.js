@@ -128,7 +128,9 @@ export function renderArchive(main, roomId, n, ctx) {
     moves.render(g.moves, shown, false);
     const id = rec.room;
     const seat = (/** @type {'black' | 'white'} */ c) => h('li.archive-seat', { dataset: { color: c } }, stoneIcon(c), ' ',
-      h('span.name', seatName(g.seats[c])));
+      g.seats[c] && g.seats[c].player_id
+        ? h('a.name', { href: `/@/id/${encodeURIComponent(g.seats[c].player_id)}` }, seatName(g.seats[c]))
+        : h('span.name', seatName(g.seats[c])));
     const file = `gomoku-${id}-${rec.game}`;
     fill(side,
       h('h2', { id: 'archive-title' }, t('archive.title', { n: rec.game, total: rec.games })),
