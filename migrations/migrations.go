@@ -68,6 +68,7 @@ func All() []Migration {
 		{3, "gomoku:rooms:active index of every unfinished room, filled from live and open", up3},
 		{4, "players by id ({player:ID} hash + sessions set, gomoku:session:<token hash>), from gomoku:player:<token hash>", up4},
 		{5, "ratings ledger under {ratings}: game records, outbox, ratings per pool, histories, game indexes, leaderboards (new keys, nothing to convert)", up5},
+		{6, "quick-pairing seek pool under {seeks}; post-game analyses and their leases under {room:ID} (new keys, nothing to convert)", up6},
 	}
 }
 
