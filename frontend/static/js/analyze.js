@@ -256,7 +256,8 @@ export function renderAnalyze(main) {
     const m = stonesOf(movesAt(st.tree, st.path));
     /** @type {Line | undefined} */
     const line = st.info && st.info.lines[st.selected];
-    let color = m.toMove;
+    /** @type {import('./protocol.js').Color} */
+    let color = m.toMove === 'white' ? 'white' : 'black';
     /** @type {{x: number, y: number, color: import('./protocol.js').Color, n: number}[]} */
     const pv = [];
     (line ? line.pv.slice(0, 9) : []).forEach((mv, i) => {
@@ -266,7 +267,8 @@ export function renderAnalyze(main) {
     });
     const forbidden = (st.pos && st.pos.forbidden || []).map((f) => ({ ...parseNotation(f.point, st.size), kind: f.kind }));
     const win = (st.pos && st.pos.line || []).map((mv) => parseNotation(mv, st.size)).filter(Boolean);
-    const preview = st.mode === 'alternate' ? m.toMove : st.mode;
+    /** @type {import('./protocol.js').Color} */
+    const preview = (st.mode === 'alternate' ? m.toMove : st.mode) === 'white' ? 'white' : 'black';
     board.render({ stones: m.stones, last: m.last, preview, pv, win, numbers: false, forbidden, pending: [], hint: null });
     movesInput.value = formatMoves(movesAt(st.tree, st.path));
     toMove.textContent = st.pos && st.pos.winner

@@ -165,7 +165,7 @@ export const FIRST_MOVE_LIMITS = [15000, 30000, 60000, 120000];
  * createBody builds the POST /api/rooms body from the create dialog's values.
  * @param {{mode: string, rule: string, size: number, time: string, takebacks: boolean, chat: boolean,
  *   opening: string, color: string, visibility: string, level: string, level_black: string,
- *   level_white: string, pace_ms: number, first_move_ms: number}} f
+ *   level_white: string, pace_ms: number, first_move_ms: number, rated?: boolean}} f
  * @returns {Record<string, any>}
  */
 export function createBody(f) {
