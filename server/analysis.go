@@ -35,7 +35,8 @@ type gameSource interface {
 	GameSnapshot(ctx context.Context, id string, n int) (room.Snapshot, error)
 }
 
-// GameSnapshot returns game n of a room (0: the current one) as it stood at its end.
+// GameSnapshot returns game n of a room (0: the current one) as it stood at its end,
+// rebuilt by room.ReplayGame like the room's records (a missing game: no_such_game).
 func (a *ManagerRooms) GameSnapshot(ctx context.Context, id string, n int) (room.Snapshot, error) {
 	events, err := a.M.Store().Events(ctx, id, 1)
 	if errors.Is(err, room.ErrNotFound) {
@@ -44,19 +45,12 @@ func (a *ManagerRooms) GameSnapshot(ctx context.Context, id string, n int) (room
 	if err != nil {
 		return room.Snapshot{}, err
 	}
-	end := len(events)
-	for i, e := range events {
-		if n > 0 && e.Game > n {
-			end = i // the rematch that started game n+1
-			break
-		}
+	if n == 0 && len(events) > 0 {
+		n = max(events[len(events)-1].Game, 1)
 	}
-	st, err := room.Replay(events[:end])
+	st, _, _, err := room.ReplayGame(events, n)
 	if err != nil {
 		return room.Snapshot{}, err
-	}
-	if n > 0 && st.Game() != n {
-		return room.Snapshot{}, protocol.Errorf(protocol.CodeNotFound, "no game %d in this room", n)
 	}
 	return st.Snapshot(time.Now()), nil
 }

@@ -86,7 +86,7 @@ func TestAnalysisEndpoints(t *testing.T) {
 		method, path, code string
 	}{
 		{"GET", path + "?game=x", protocol.CodeBadRequest},
-		{"GET", path + "?game=2", protocol.CodeNotFound},
+		{"GET", path + "?game=2", protocol.CodeNoSuchGame},
 		{"GET", path + "?format=psq", protocol.CodeBadRequest},
 		{"POST", "/api/rooms/nope/analysis", protocol.CodeNoSuchRoom},
 	} {
