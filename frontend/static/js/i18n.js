@@ -2,6 +2,7 @@
 // i18n.js: English and Simplified Chinese strings (pure tables + a tiny formatter).
 
 import { ACCOUNT_STRINGS } from './i18n_account.js';
+import { PAIRING_STRINGS } from './i18n_pairing.js';
 
 export const LANGS = ['en', 'zh'];
 
@@ -841,7 +842,7 @@ export const TABLES = {
   },
 };
 
-for (const l of LANGS) Object.assign(TABLES[l], ACCOUNT_STRINGS[l]);
+for (const l of LANGS) Object.assign(TABLES[l], ACCOUNT_STRINGS[l], PAIRING_STRINGS[l]);
 
 /** detectLang picks "zh" for any Chinese browser language, else "en". */
 export function detectLang(navLang) {

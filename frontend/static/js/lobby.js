@@ -6,6 +6,7 @@ import * as api from './api.js';
 import * as store from './store.js';
 import { fromSummary } from './state.js';
 import { formatTimeControl } from './clock.js';
+import { mountPairing } from './pairing.js';
 
 const POLL_MS = 5000;
 const FALLBACK_LEVELS = ['beginner', 'novice', 'intermediate', 'advanced', 'expert', 'master'];
@@ -131,8 +132,12 @@ export function renderLobby(main, ctx) {
     }
   };
   let alive = true;
+  // The open and live lists come from the lobby WebSocket while it is up; the finished
+  // list (not pushed) and, while the socket is down, all three are polled.
+  let pushed = false;
   const load = async () => {
-    await Promise.all(Object.keys(cols).map(async (kind) => {
+    const kinds = pushed ? ['finished'] : Object.keys(cols);
+    await Promise.all(kinds.map(async (kind) => {
       try {
         const res = await api.listRooms(kind, 20);
         cols[kind].rooms = res.rooms.map(fromSummary);
@@ -143,12 +148,22 @@ export function renderLobby(main, ctx) {
     }));
     if (alive) draw();
   };
+  const pairing = mountPairing(ctx, {
+    onLists: (open, live) => {
+      cols.open.rooms = open.map(fromSummary);
+      cols.live.rooms = live.map(fromSummary);
+      cols.open.error = cols.live.error = null;
+      if (alive) draw();
+    },
+    onUp: (up) => { pushed = up; },
+  });
+  main.querySelector('.hero').after(pairing.el);
   draw();
   load();
   const timer = setInterval(() => { if (!document.hidden) load(); }, POLL_MS);
-  const off = onLang(() => { applyI18n(main); draw(); });
+  const off = onLang(() => { applyI18n(main); draw(); pairing.redraw(); });
   document.title = `${t('app.title')} · 五子棋`;
-  return () => { alive = false; clearInterval(timer); off(); };
+  return () => { alive = false; clearInterval(timer); off(); pairing.stop(); };
 }
 
 function seg(name, options, checked) {
