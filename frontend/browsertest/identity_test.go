@@ -166,6 +166,7 @@ func TestRename(t *testing.T) {
 	alice.WaitRole("white")
 	require.Equal(t, "Alice Liddell", Eval[string](alice, `__gomoku.game.seats.white.name`), "a new seat has the new name")
 	require.Contains(t, Eval[string](alice, `document.querySelector('.pcard[data-color="white"] .pname').textContent`), "Alice Liddell")
+	require.Equal(t, "/@/id/"+id, Eval[string](alice, `document.querySelector('.pcard[data-color="white"] .pname a').getAttribute('href')`), "a person's name links to the player's page")
 
 	// A player renamed while watching a game (one connection, opened under the old name)
 	// takes a seat under the new name.

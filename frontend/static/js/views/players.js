@@ -30,6 +30,17 @@ export function seatName(seat) {
 }
 
 /**
+ * nameLink is a seat's name; a person's links to the player's page (/@/id/{id}, which
+ * the player page resolves for guests and accounts alike).
+ * @param {Seat | null} seat
+ */
+function nameLink(seat) {
+  const name = seatName(seat);
+  if (!seat || seat.kind !== 'human' || !seat.player_id) return h('span', { title: name }, name);
+  return h('a.pname-link', { href: `/@/id/${encodeURIComponent(seat.player_id)}`, title: name, target: '_blank', rel: 'noopener' }, name);
+}
+
+/**
  * @typedef {Object} PlayerCard
  * @property {Color} color
  * @property {Seat | null} seat
@@ -67,7 +78,7 @@ function card(p, on) {
   const clockLabel = `${t(`color.${p.color}`)} ${formatClock(p.clockMs)}${p.offline ? ` (${t('clock.paused')})` : ''}`;
   const el = h('section.card.pcard', { class: p.toMove ? 'to-move' : '', 'aria-label': `${t(`color.${p.color}`)}: ${seatName(p.seat)}`, dataset: { color: p.color } },
     stoneIcon(p.color),
-    h('div.pname', null, h('span', { title: seatName(p.seat) }, seatName(p.seat)), p.you ? h('span.badge', t('seat.you')) : null,
+    h('div.pname', null, nameLink(p.seat), p.you ? h('span.badge', t('seat.you')) : null,
       p.seat && p.seat.kind !== 'human' ? h('span.badge.badge-ai', 'AI') : null,
       ratingBadge(p)),
     h('div.psub', sub),
