@@ -40,11 +40,13 @@ function fakeServer(known) {
 }
 
 let renewals;
+let loggedOuts;
 beforeEach(() => {
   store.put('player', null);
   store.put('name', null);
   renewals = [];
-  onRenewed((p) => renewals.push(p));
+  loggedOuts = [];
+  onRenewed((p, loggedOut) => { renewals.push(p); loggedOuts.push(loggedOut); });
 });
 
 test('checkPlayer: a known token is kept (and a name changed elsewhere followed)', async () => {
@@ -65,6 +67,16 @@ test('checkPlayer: an unknown token (the server forgot it) is replaced under the
   assert.deepEqual(store.player(), res.player, 'stored');
   assert.deepEqual(log, ['GET /api/players/me', 'POST /api/players']);
   assert.deepEqual(renewals, [res.player], 'the page is told');
+  assert.deepEqual(loggedOuts, [false], 'a guest was not logged out');
+});
+
+test('checkPlayer: an account whose session ended elsewhere becomes a guest and is told it was logged out', async () => {
+  store.setPlayer({ id: 'p_1', name: 'Alice', token: 'tok1', username: 'alice' });
+  fakeServer({});
+  const res = await checkPlayer();
+  assert.equal(res.renewed, true);
+  assert.deepEqual(res.player, { id: 'p_new1', name: 'Alice', token: 'tok_new1' }, 'a guest now: no username');
+  assert.deepEqual(loggedOuts, [true]);
 });
 
 test('checkPlayer: a network failure keeps the identity; no identity, no request', async () => {

@@ -44,13 +44,14 @@ export function me() {
   return call('GET', '/api/players/me', undefined, true);
 }
 
-/** @type {(p: {id: string, name: string, token: string}) => void} */
+/** @type {(p: {id: string, name: string, token: string}, loggedOut: boolean) => void} */
 let renewedListener = () => {};
 
 /**
  * onRenewed sets what happens when the identity had to be registered again (the page
- * tells the user).
- * @param {(p: {id: string, name: string, token: string}) => void} fn
+ * tells the user). loggedOut is true when the lost identity was an account's session
+ * (ended on another device, or by a password change): the page is a guest now.
+ * @param {(p: {id: string, name: string, token: string}, loggedOut: boolean) => void} fn
  */
 export function onRenewed(fn) {
   renewedListener = fn;
@@ -80,7 +81,7 @@ export async function checkPlayer() {
   const created = await createPlayer(p.name);
   store.setPlayer(created);
   const player = /** @type {{id: string, name: string, token: string}} */ (store.player());
-  renewedListener(player);
+  renewedListener(player, Boolean(p.username));
   return { player, renewed: true };
 }
 

@@ -118,9 +118,10 @@ function setupShell() {
   const input = nameInput();
   input.value = (store.player() && store.player().name) || store.get('name') || '';
   input.addEventListener('change', () => { rename(); });
-  api.onRenewed((p) => {
+  api.onRenewed((p, loggedOut) => {
     nameInput().value = p.name;
-    toast(t('identity.renewed', { name: p.name }), 'info', 10000);
+    refreshAccount();
+    toast(t(loggedOut ? 'identity.loggedOut' : 'identity.renewed', { name: p.name }), 'info', 10000);
   });
 
   const sb = document.getElementById('sound-toggle');
