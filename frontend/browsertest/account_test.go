@@ -17,6 +17,29 @@ func (p *Page) fillAccountForm(form, username, password string) {
 	p.Click("#account-" + form + "-submit")
 }
 
+// signUp opens the account dialog from the lobby and signs up (the page's player becomes
+// the account).
+func (p *Page) signUp(username, password string) {
+	p.t.Helper()
+	p.accountForm("signup", username, password)
+}
+
+// logIn opens the account dialog from the lobby and logs in.
+func (p *Page) logIn(username, password string) {
+	p.t.Helper()
+	p.accountForm("login", username, password)
+}
+
+func (p *Page) accountForm(form, username, password string) {
+	p.t.Helper()
+	p.Open("/")
+	p.Click("#account-btn")
+	p.Click("#account-tab-" + form) // a page without a player yet opens on Log in
+	p.fillAccountForm(form, username, password)
+	p.Wait(form+" done", `document.querySelector('#account-btn').dataset.account === 'yes'`, 20*time.Second)
+	require.Equal(p.t, username, Eval[string](p, `document.querySelector('#account-btn').textContent.trim()`))
+}
+
 // TestAccountOnTwoDevices: a guest with a game signs up and keeps its id; a second
 // browser logs in and is the same player (it takes the guest's seat back), sees both
 // devices, signs the first one out, and logs out.
