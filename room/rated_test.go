@@ -60,6 +60,7 @@ func TestRatedSeatsAccountsOnly(t *testing.T) {
 	s, evs := apply(t, s, Command{Kind: CmdSit, By: acc, Color: "black"}, t0)
 	require.Len(t, evs, 1)
 	assert.Equal(t, "1500?", s.Seat(engineColor(1)).Player.Rating)
+	assert.Equal(t, "1500?", s.Summary().Black.Rating, "the lobby entry shows the waiting player's rating")
 	_, _, err = Apply(s, Command{Kind: CmdSit, By: Player{ID: "x", Name: "x", Account: true, Rating: "123456789"}, Color: "white"}, t0)
 	assert.ErrorIs(t, err, ErrBadRequest, "a rating longer than any displayed one")
 	// Casual rooms seat guests.

@@ -103,6 +103,8 @@ type SeatSummary struct {
 	Engine   string   `json:"engine,omitempty"`
 	PlayerID string   `json:"player_id,omitempty"`
 	Name     string   `json:"name,omitempty"`
+	// Rating is the seated player's rating in the room's pool as displayed (Player.Rating).
+	Rating string `json:"rating,omitempty"`
 	// Reserved: the seat is kept for one player (SeatSpec.Player).
 	Reserved bool `json:"reserved,omitempty"`
 }
@@ -133,7 +135,7 @@ func (s State) Summary() Summary {
 		st := s.seats[ci(c)]
 		ss := SeatSummary{Kind: st.spec.Kind, Level: st.spec.Level, Engine: st.spec.Engine, Reserved: st.spec.Player != ""}
 		if st.filled && st.spec.Kind == Human {
-			ss.PlayerID, ss.Name = st.player.ID, st.player.Name
+			ss.PlayerID, ss.Name, ss.Rating = st.player.ID, st.player.Name, st.player.Rating
 		}
 		return ss
 	}

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setLang } from '../static/js/i18n.js';
-import { resultText, movesText, createBody, secondsText } from '../static/js/lobby.js';
+import { resultText, movesText, createBody, secondsText, seatEntry } from '../static/js/lobby.js';
 
 test('lobby: a finished entry names its result in words, an aborted game included', () => {
   setLang('en');
@@ -66,4 +66,15 @@ test('lobby: durations in seconds or minutes', () => {
   setLang('zh');
   assert.equal(secondsText(1000), '1 秒');
   setLang('en');
+});
+
+test('lobby: a seat shows its rating and links a person to the player page', () => {
+  setLang('en');
+  const alice = { kind: 'human', name: 'Alice', level: '', engine: '', player_id: 'p_a b', left: false, rating: '1500?' };
+  assert.deepEqual(seatEntry(alice), { name: 'Alice', rating: '1500?', href: '/@/id/p_a%20b' });
+  assert.deepEqual(seatEntry({ ...alice, rating: undefined }), { name: 'Alice', rating: '', href: '/@/id/p_a%20b' });
+  const ai = seatEntry({ kind: 'ai', name: 'expert', level: 'expert', engine: '', player_id: '', left: false });
+  assert.equal(ai.href, '');
+  assert.equal(ai.rating, '');
+  assert.match(ai.name, /^AI · /);
 });

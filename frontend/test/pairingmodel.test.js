@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  initial, seekMessage, sent, receive, lost, offerAI, waitText, clockTime, aiGameBody, AI_OFFER_MS,
+  initial, seekMessage, sent, receive, lost, offerAI, waitText, clockTime, aiGameBody, AI_OFFER_MS, ratingPool, poolRating,
 } from '../static/js/pairingmodel.js';
 
 test('seekMessage keeps rated for accounts only and falls back on unknown pools', () => {
@@ -51,4 +51,24 @@ test('waitText and the AI game body', () => {
   assert.deepEqual(body.opponent, { kind: 'ai', level: 'advanced' });
   assert.equal(body.rule, 'standard');
   assert.deepEqual(body.time, { base_ms: 180000, increment_ms: 2000, per_move_ms: 0 });
+});
+
+test('ratingPool maps a seek to its rating pool by speed class', () => {
+  const cases = [
+    ['freestyle', '1+0', 'freestyle-bullet'],
+    ['freestyle', '3+2', 'freestyle-blitz'], // 3 min + 40 × 2 s = 4:20
+    ['renju', '5+3', 'renju-blitz'], // 7 min
+    ['standard', '10+5', 'standard-rapid'], // 13:20
+    ['freestyle', '15+10', 'freestyle-rapid'], // 21:40
+    ['freestyle', '30+20', 'freestyle-classical'],
+  ];
+  for (const [rule, clock, want] of cases) assert.equal(ratingPool(rule, clock), want, `${rule} ${clock}`);
+});
+
+test('poolRating reads the pool rating, 1500? without rated games there', () => {
+  const ratings = [{ pool: 'freestyle-blitz', display: '1612' }, { pool: 'renju-rapid', display: '1480?' }];
+  assert.equal(poolRating(ratings, 'freestyle-blitz'), '1612');
+  assert.equal(poolRating(ratings, 'renju-rapid'), '1480?');
+  assert.equal(poolRating(ratings, 'standard-blitz'), '1500?');
+  assert.equal(poolRating([], 'freestyle-blitz'), '1500?');
 });

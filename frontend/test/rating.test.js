@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { signed, deltaParams, changeOf } from '../static/js/rating.js';
-import { fromSnapshot, applyEvent } from '../static/js/state.js';
+import { signed, deltaParams, changeOf, seatRating } from '../static/js/rating.js';
+import { fromSnapshot, applyEvent, fromSummary } from '../static/js/state.js';
 import { snapshot, event } from './fixtures.js';
 
 const change = { pool: 'freestyle-blitz', black: { before: 1500, after: 1662, provisional: true }, white: { before: 1500, after: 1338, provisional: true } };
@@ -32,4 +32,27 @@ test('seats carry ratings; the rating event and snapshot set the change; a remat
   g = applyEvent(g, event(11, 'rematch', { game: 2 }));
   assert.equal(g.rating, null);
   assert.deepEqual(fromSnapshot(snapshot({ phase: 'over', result: 'black', rating: change })).rating, change);
+});
+
+test("seatRating: a person's pool rating, an AI level's published rating", () => {
+  const levels = { beginner: 800, expert: 1900 };
+  const cases = [
+    [null, ''],
+    [{ kind: 'human', rating: '1500?' }, '1500?'],
+    [{ kind: 'human' }, ''],
+    [{ kind: 'ai', level: 'expert' }, '1900'],
+    [{ kind: 'ai', level: 'unknown' }, ''],
+    [{ kind: 'engine', level: '' }, ''],
+  ];
+  for (const [seat, want] of cases) assert.equal(seatRating(seat, levels), want, JSON.stringify(seat));
+  assert.equal(seatRating({ kind: 'ai', level: 'expert' }), '', 'no published ratings known yet');
+});
+
+test("fromSummary keeps a seated player's rating for the lobby", () => {
+  const sum = { id: 'r1', status: 'open', public: true, rule: 'freestyle', size: 15, time: { base_ms: 300000, increment_ms: 3000 },
+    black: { kind: 'human', player_id: 'p_a', name: 'Alice', rating: '1612' }, white: { kind: 'human' }, game: 1, ply: 0, seq: 2, created_at: 0, updated_at: 0 };
+  const r = fromSummary(/** @type {any} */ (sum));
+  assert.equal(r.black?.rating, '1612');
+  assert.equal(r.white, null);
+  assert.equal(fromSummary(/** @type {any} */ ({ ...sum, black: { kind: 'human', player_id: 'p_a', name: 'Alice' } })).black?.rating, undefined);
 });

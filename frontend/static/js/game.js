@@ -96,6 +96,8 @@ export class GameController {
     /** @type {ReturnType<typeof setInterval> | null} */
     this.autoplay = null;
     this.closed = false;
+    /** @type {Record<string, number> | null} the AI levels' published ratings, once asked for */
+    this.levels = null;
     /** @type {string[]} */
     this.trace = [];
     /** @type {number[]} server times (Unix ms) of the latest move events, for the browser tests */
@@ -556,6 +558,7 @@ export class GameController {
     const running = g.phase === 'playing' ? turn(g) : null;
     const mono = performance.now();
     const frozen = this.frozen;
+    const levelRatings = this.levelRatings(g);
     return order.map((c) => {
       const seat = g.seats[c];
       return {
@@ -568,8 +571,28 @@ export class GameController {
         canSit: !this.watchOnly && !isPlayer(role) && !seat && g.phase === 'waiting' && this.conn === 'open',
         openingRole: g.phase === 'playing' && g.step ? (c === 'black' ? 'first' : 'second') : '',
         ratingChange: g.rating ? g.rating[c] : null,
+        levelRatings,
       };
     });
+  }
+
+  /**
+   * levelRatings returns the AI levels' published ratings, fetched (once, then drawn
+   * again) when a seat is an AI level.
+   * @param {{seats: {black: import('./state.js').Seat | null, white: import('./state.js').Seat | null}}} g
+   * @returns {Record<string, number>}
+   */
+  levelRatings(g) {
+    if (this.levels) return this.levels;
+    if (![g.seats.black, g.seats.white].some((x) => x && x.kind === 'ai' && x.level)) return {};
+    /** @type {Record<string, number>} */
+    const got = {};
+    this.levels = got;
+    api.engines().then((res) => {
+      for (const l of res.levels || []) if (l.rating) got[l.name] = l.rating;
+      if (!this.closed) this.render();
+    }, () => {});
+    return this.levels;
   }
 
   /** tick refreshes the clocks, countdowns and the AI bar. */

@@ -7,6 +7,7 @@ import * as store from './store.js';
 import { fromSummary } from './state.js';
 import { formatTimeControl } from './clock.js';
 import { mountPairing } from './pairing.js';
+import { seatRating } from './rating.js';
 
 const POLL_MS = 5000;
 const FALLBACK_LEVELS = ['beginner', 'novice', 'intermediate', 'advanced', 'expert', 'master'];
@@ -52,10 +53,23 @@ function miniBoard() {
   return g;
 }
 
+/**
+ * seatEntry is what a lobby entry shows of a seated player: the name, the rating in the
+ * room's pool when the server gives one, and the player's page for a person.
+ * @param {import('./state.js').Seat} seat
+ * @returns {{name: string, rating: string, href: string}}
+ */
+export function seatEntry(seat) {
+  if (seat.kind !== 'human') return { name: seat.level ? t('seat.ai', { level: levelName(seat.level) }) : seat.name, rating: '', href: '' };
+  return { name: seat.name, rating: seatRating(seat), href: seat.player_id ? `/@/id/${encodeURIComponent(seat.player_id)}` : '' };
+}
+
+/** @param {import('./state.js').Seat | null} seat */
 function seatLabel(seat) {
   if (!seat) return h('span.muted', t('seat.open'));
-  if (seat.kind !== 'human') return h('span', seat.level ? t('seat.ai', { level: levelName(seat.level) }) : seat.name);
-  return h('span', seat.name);
+  const e = seatEntry(seat);
+  return h('span', null, e.href ? h('a.pname-link', { href: e.href }, e.name) : e.name,
+    e.rating ? h('span.badge.badge-rating', { title: t('rating.title') }, e.rating) : null);
 }
 
 /**

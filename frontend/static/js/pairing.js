@@ -8,7 +8,7 @@ import * as api from './api.js';
 import * as store from './store.js';
 import { backoffDelay } from './protocol.js';
 import {
-  RULES, CLOCKS, initial, seekMessage, sent, receive, lost, offerAI, waitText, aiGameBody,
+  RULES, CLOCKS, initial, seekMessage, sent, receive, lost, offerAI, waitText, aiGameBody, ratingPool, poolRating,
 } from './pairingmodel.js';
 
 const PING_EVERY = 20000;
@@ -124,13 +124,16 @@ export function mountPairing(ctx, hooks) {
   const aiBtn = h('button.btn', { type: 'button', id: 'pair-ai' }, '');
   const waitEl = h('span', { id: 'pair-wait' });
   const err = h('p.form-error', { role: 'alert', id: 'pair-error' });
+  const ratingEl = h('p.muted.pair-rating', { id: 'pair-rating', hidden: true });
+  /** @type {{pool: string, display: string}[] | null} the player's ratings (GET /api/players/{id}) */
+  let ratings = null;
   const choices = h('div.pair-choices', null,
     h('label.field', { for: 'pair-rule' }, h('span.label', { 'data-i18n': 'create.rule' }, t('create.rule')), ruleSel),
     h('label.field', { for: 'pair-clock' }, h('span.label', { 'data-i18n': 'create.time' }, t('create.time')), clockSel),
     ratedLabel);
   const waiting = h('div.pair-waiting', { 'aria-live': 'polite' }, waitEl, cancelBtn, aiBtn);
   const title = h('h2', { id: 'pair-title', 'data-i18n': 'pair.title' }, t('pair.title'));
-  const el = h('section.card.pairing', { id: 'pairing', 'aria-labelledby': 'pair-title' }, title, choices, seekBtn, waiting, err);
+  const el = h('section.card.pairing', { id: 'pairing', 'aria-labelledby': 'pair-title' }, title, choices, ratingEl, seekBtn, waiting, err);
   const pool = () => ({ rule: ruleSel.value, clock: clockSel.value, rated: rated.checked });
 
   const redraw = () => {
@@ -139,6 +142,9 @@ export function mountPairing(ctx, hooks) {
     rated.disabled = !acct || st.phase !== 'idle';
     ratedLabel.title = acct ? '' : t('pair.rated.account');
     ruleSel.disabled = clockSel.disabled = st.phase !== 'idle';
+    ratingEl.hidden = !ratings;
+    ratingEl.textContent = ratings ? t('pair.rating', { rating: poolRating(ratings, ratingPool(ruleSel.value, clockSel.value)) }) : '';
+    ratingEl.title = t('pair.rating.help');
     seekBtn.hidden = st.phase !== 'idle';
     waiting.hidden = st.phase !== 'seeking';
     waitEl.textContent = t('pair.waiting', { time: waitText(now - st.since) });
@@ -187,6 +193,12 @@ export function mountPairing(ctx, hooks) {
       apply({ ...st, error: ex.code === 'network' ? 'error.network' : 'error.unavailable' });
     }
   });
+  ruleSel.addEventListener('change', redraw);
+  clockSel.addEventListener('change', redraw);
+  const me = store.player();
+  if (me && me.id) {
+    api.call('GET', `/api/players/${encodeURIComponent(me.id)}`).then((res) => { ratings = res.ratings || []; redraw(); }, () => {});
+  }
   const ticker = setInterval(() => { if (st.phase === 'seeking') redraw(); }, 1000);
   sock.connect();
   redraw();

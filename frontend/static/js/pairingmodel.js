@@ -115,3 +115,28 @@ export function aiGameBody(pool, level) {
     first_move_ms: 30000, me: 'random', opponent: { kind: 'ai', level }, public: true, hints: true,
   };
 }
+
+/**
+ * ratingPool is the id of the rating pool a seek's rule and clock play in: rule × speed
+ * class by base + 40 × increment (docs/protocol.md: bullet under 3 min, blitz under 8,
+ * rapid under 25, else classical), e.g. "freestyle-blitz".
+ * @param {string} rule
+ * @param {string} clock
+ */
+export function ratingPool(rule, clock) {
+  const t = clockTime(clock);
+  const min = (t.base_ms + 40 * t.increment_ms) / 60000;
+  const speed = min < 3 ? 'bullet' : min < 8 ? 'blitz' : min < 25 ? 'rapid' : 'classical';
+  return `${rule}-${speed}`;
+}
+
+/**
+ * poolRating is a player's displayed rating in a pool from GET /api/players/{id}'s
+ * ratings; a pool without a rated game counts as 1500, provisional, as pairing does.
+ * @param {{pool: string, display: string}[]} ratings
+ * @param {string} pool
+ */
+export function poolRating(ratings, pool) {
+  const r = ratings.find((x) => x.pool === pool);
+  return r ? r.display : '1500?';
+}

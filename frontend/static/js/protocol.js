@@ -101,7 +101,7 @@
  * @property {string} text
  */
 
-/** @typedef {{kind: SeatKind, level?: string, engine?: string, player_id?: string, name?: string}} SeatSummary */
+/** @typedef {{kind: SeatKind, level?: string, engine?: string, player_id?: string, name?: string, rating?: string}} SeatSummary */
 
 /**
  * @typedef {Object} Summary a lobby entry (GET /api/rooms)

@@ -27,6 +27,19 @@ export function deltaParams(d) {
 }
 
 /**
+ * seatRating returns the rating to show beside a seat: a person's in the room's pool
+ * ("1500?" while provisional), an AI level's published rating (GET /api/engines), or ''.
+ * @param {{kind: string, level?: string, rating?: string} | null} seat
+ * @param {Record<string, number>} [levelRatings] published rating by level name
+ */
+export function seatRating(seat, levelRatings = {}) {
+  if (!seat) return '';
+  if (seat.kind === 'human') return seat.rating || '';
+  const r = seat.kind === 'ai' && seat.level ? levelRatings[seat.level] : 0;
+  return r ? String(r) : '';
+}
+
+/**
  * changeOf returns a rating event's change when it is for the game on the page
  * (the event may name an earlier game, reported after a rematch started), else null.
  * @param {{game: number, rating?: RatingChange}} ev

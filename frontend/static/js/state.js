@@ -571,7 +571,7 @@ export function fromSummary(s) {
   const seat = (seat) => {
     if (seat.kind !== 'human') return machineSeat(seat);
     if (!seat.player_id) return null;
-    return { kind: seat.kind, name: seat.name || '', level: '', engine: '', player_id: seat.player_id, left: false };
+    return { kind: seat.kind, name: seat.name || '', level: '', engine: '', player_id: seat.player_id, left: false, ...(seat.rating ? { rating: seat.rating } : {}) };
   };
   return {
     id: s.id, rule: s.rule, size: s.size, time: s.time, status: s.status, opening: s.opening || 'none',

@@ -4,7 +4,7 @@
 import { h, s } from '../dom.js';
 import { t, levelName } from '../i18n.js';
 import { formatClock, isLow } from '../clock.js';
-import { deltaParams } from '../rating.js';
+import { deltaParams, seatRating } from '../rating.js';
 
 /** @typedef {import('../protocol.js').Color} Color */
 /** @typedef {import('../state.js').Seat} Seat */
@@ -57,6 +57,7 @@ function nameLink(seat) {
  * @property {boolean} canSit
  * @property {'first' | 'second' | ''} [openingRole] while an opening runs: the seat's role (colours come after)
  * @property {import('../protocol.js').RatingDelta | null} [ratingChange] the seat's change in a rated game just ended
+ * @property {Record<string, number>} [levelRatings] the AI levels' published ratings (GET /api/engines)
  */
 
 /**
@@ -99,8 +100,8 @@ function card(p, on) {
 }
 
 /**
- * ratingBadge shows a seated player's rating ("1500?" while provisional) and, once a
- * rated game is recorded, its change.
+ * ratingBadge shows a seated player's rating ("1500?" while provisional) or an AI
+ * level's published one and, once a rated game is recorded, its change.
  * @param {PlayerCard} p
  */
 function ratingBadge(p) {
@@ -108,8 +109,9 @@ function ratingBadge(p) {
     const d = deltaParams(p.ratingChange);
     return h('span.badge.badge-rating', { title: t('rating.change', d), dataset: { rating: p.color } }, `${d.after} (${d.delta})`);
   }
-  if (!p.seat || !p.seat.rating) return null;
-  return h('span.badge.badge-rating', { title: t('rating.title'), dataset: { rating: p.color } }, p.seat.rating);
+  const r = seatRating(p.seat, p.levelRatings);
+  if (!r) return null;
+  return h('span.badge.badge-rating', { title: t(p.seat && p.seat.kind === 'human' ? 'rating.title' : 'rating.level'), dataset: { rating: p.color } }, r);
 }
 
 /** PlayersView shows the player cards, the viewer's own seat at the bottom. */
