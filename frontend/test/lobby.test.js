@@ -68,13 +68,12 @@ test('lobby: durations in seconds or minutes', () => {
   setLang('en');
 });
 
-test('lobby: a seat shows its rating and links a person to the player page', () => {
+test('lobby: a seat shows its name and its rating in the pool', () => {
   setLang('en');
   const alice = { kind: 'human', name: 'Alice', level: '', engine: '', player_id: 'p_a b', left: false, rating: '1500?' };
-  assert.deepEqual(seatEntry(alice), { name: 'Alice', rating: '1500?', href: '/@/id/p_a%20b' });
-  assert.deepEqual(seatEntry({ ...alice, rating: undefined }), { name: 'Alice', rating: '', href: '/@/id/p_a%20b' });
+  assert.deepEqual(seatEntry(alice), { name: 'Alice', rating: '1500?' });
+  assert.deepEqual(seatEntry({ ...alice, rating: undefined }), { name: 'Alice', rating: '' });
   const ai = seatEntry({ kind: 'ai', name: 'expert', level: 'expert', engine: '', player_id: '', left: false });
-  assert.equal(ai.href, '');
   assert.equal(ai.rating, '');
   assert.match(ai.name, /^AI · /);
 });

@@ -54,21 +54,22 @@ function miniBoard() {
 }
 
 /**
- * seatEntry is what a lobby entry shows of a seated player: the name, the rating in the
- * room's pool when the server gives one, and the player's page for a person.
+ * seatEntry is what a lobby entry shows of a seated player: the name and the rating in
+ * the room's pool when the server gives one. (The entry as a whole is one link to the
+ * room, so a name cannot link to its player's page here; the room's player cards do.)
  * @param {import('./state.js').Seat} seat
- * @returns {{name: string, rating: string, href: string}}
+ * @returns {{name: string, rating: string}}
  */
 export function seatEntry(seat) {
-  if (seat.kind !== 'human') return { name: seat.level ? t('seat.ai', { level: levelName(seat.level) }) : seat.name, rating: '', href: '' };
-  return { name: seat.name, rating: seatRating(seat), href: seat.player_id ? `/@/id/${encodeURIComponent(seat.player_id)}` : '' };
+  if (seat.kind !== 'human') return { name: seat.level ? t('seat.ai', { level: levelName(seat.level) }) : seat.name, rating: '' };
+  return { name: seat.name, rating: seatRating(seat) };
 }
 
 /** @param {import('./state.js').Seat | null} seat */
 function seatLabel(seat) {
   if (!seat) return h('span.muted', t('seat.open'));
   const e = seatEntry(seat);
-  return h('span', null, e.href ? h('a.pname-link', { href: e.href }, e.name) : e.name,
+  return h('span', null, e.name,
     e.rating ? h('span.badge.badge-rating', { title: t('rating.title') }, e.rating) : null);
 }
 
