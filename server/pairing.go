@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"math"
+	"slices"
 	"sync"
 	"time"
 
@@ -214,19 +215,37 @@ func (p *pairingService) heartbeats(ctx context.Context) {
 		}
 	}
 	p.mu.Unlock()
-	for _, l := range all {
-		st, m, err := p.store.Heartbeat(ctx, l.player.ID, l.nonce)
-		switch {
-		case err != nil:
-			p.log.Warn("seek heartbeat failed", "err", err)
-			return
-		case st == pairing.StatusMatched:
-			go p.deliver(ctx, *m)
-		case st == pairing.StatusGone || st == pairing.StatusReplaced:
+	// A seek younger than a heartbeat period was stored with a whole TTL and needs no
+	// renewal yet; its script may even not have run, so "gone" would be wrong for it.
+	young := p.now().Add(-heartbeatEvery)
+	all = slices.DeleteFunc(all, func(l *lobbySession) bool {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		return l.seek == nil || l.seek.since.After(young)
+	})
+	if len(all) == 0 {
+		return
+	}
+	seeks := make([]pairing.Owned, len(all))
+	for i, l := range all {
+		seeks[i] = pairing.Owned{Player: l.player.ID, Nonce: l.nonce}
+	}
+	// One round trip for all of them: a seek lives only three heartbeats, so renewing
+	// hundreds one after another could outlast it under load.
+	beats, err := p.store.Heartbeats(ctx, seeks)
+	if err != nil {
+		p.log.Warn("seek heartbeat failed", "err", err)
+	}
+	for i, b := range beats {
+		l := all[i]
+		switch b.Status {
+		case pairing.StatusMatched:
+			go p.deliver(ctx, *b.Match)
+		case pairing.StatusGone, pairing.StatusReplaced:
 			if l.takeSeek("") {
 				p.forget(l)
 				reason := protocol.SeekExpired
-				if st == pairing.StatusReplaced {
+				if b.Status == pairing.StatusReplaced {
 					reason = protocol.SeekReplaced
 				}
 				l.push(protocol.Encode(protocol.SeekEnded{Type: protocol.TypeSeekEnded, Reason: reason}))

@@ -9,8 +9,9 @@
 //	gomoku:{seeks}:seek:<player>  hash   the player's seek: pool, rating, name, nonce
 //	                                     (the connection that owns it), since (Unix ms);
 //	                                     once matched also "match" (Match encoded). PX
-//	                                     expiry: renewed by the owning node's heartbeat,
-//	                                     so the seek of a node that died runs out.
+//	                                     expiry: renewed by the owning node's heartbeat
+//	                                     (Heartbeats: all the node's seeks in one script
+//	                                     call), so the seek of a node that died runs out.
 //	gomoku:{seeks}:pool:<pool>    zset   member player id, score rating: the seekers of
 //	                                     one pool (entries whose seek hash is gone or
 //	                                     matched are dropped when a script meets them)
@@ -20,5 +21,5 @@
 // A match is found when a seek arrives (Seek) and by the periodic Sweep, which pairs
 // seekers whose ranges have widened enough meanwhile. Both publish the match; the seek
 // hash keeps it until its expiry, so a node that missed the message still finds it
-// with its next Heartbeat.
+// with its next heartbeat.
 package pairing

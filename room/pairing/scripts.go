@@ -141,27 +141,47 @@ end
 return out
 `)
 
-// endScript ends a seek: cancel (ARGV[3] "cancel": delete it unless matched) or
-// heartbeat (renew its expiry to ARGV[4] ms).
+// cancelScript deletes a seek unless it is matched.
 //
 //	KEYS[1] the seek hash, KEYS[2] the pools set
-//	ARGV player, nonce, op, ttl ms, pool prefix
+//	ARGV player, nonce, pool prefix
 //
 // Returns {status, match}: status "gone" (no seek: expired or cancelled), "replaced"
-// (the player seeks from another connection), "matched" (match set), "cancelled" or
-// "ok" (renewed).
-var endScript = redis.NewScript(`
+// (the player seeks from another connection), "matched" (match set) or "cancelled".
+var cancelScript = redis.NewScript(`
 local h = redis.call('HMGET', KEYS[1], 'nonce', 'pool', 'match')
 if not h[1] then return {'gone', ''} end
 if h[1] ~= ARGV[2] then return {'replaced', ''} end
 if h[3] then return {'matched', h[3]} end
-if ARGV[3] == 'cancel' then
-  local key = ARGV[5] .. h[2]
-  redis.call('ZREM', key, ARGV[1])
-  if redis.call('ZCARD', key) == 0 then redis.call('SREM', KEYS[2], h[2]) end
-  redis.call('DEL', KEYS[1])
-  return {'cancelled', ''}
+local key = ARGV[3] .. h[2]
+redis.call('ZREM', key, ARGV[1])
+if redis.call('ZCARD', key) == 0 then redis.call('SREM', KEYS[2], h[2]) end
+redis.call('DEL', KEYS[1])
+return {'cancelled', ''}
+`)
+
+// renewScript is the heartbeat of a batch of seeks: each seek still owned by its nonce
+// and not matched has its expiry renewed, in one call for all of a node's seeks.
+//
+//	KEYS the seek hashes
+//	ARGV ttl ms, then one nonce per key
+//
+// Returns, per key, status then match: "gone", "replaced" and "matched" as for
+// cancelScript, or "ok" (renewed).
+var renewScript = redis.NewScript(`
+local out = {}
+for i, key in ipairs(KEYS) do
+  local h = redis.call('HMGET', key, 'nonce', 'match')
+  if not h[1] then
+    out[#out + 1], out[#out + 2] = 'gone', ''
+  elseif h[1] ~= ARGV[i + 1] then
+    out[#out + 1], out[#out + 2] = 'replaced', ''
+  elseif h[2] then
+    out[#out + 1], out[#out + 2] = 'matched', h[2]
+  else
+    redis.call('PEXPIRE', key, ARGV[1])
+    out[#out + 1], out[#out + 2] = 'ok', ''
+  end
 end
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return {'ok', ''}
+return out
 `)

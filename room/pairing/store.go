@@ -139,29 +139,75 @@ func (s *Store) Sweep(ctx context.Context, now time.Time, max int) ([]Match, err
 // Cancel deletes player's seek owned by nonce unless it is matched already (then
 // the match comes back with StatusMatched: too late to cancel, the game is on).
 func (s *Store) Cancel(ctx context.Context, player, nonce string) (Status, *Match, error) {
-	return s.end(ctx, player, nonce, "cancel")
-}
-
-// Heartbeat renews player's seek owned by nonce; it reports a match made meanwhile.
-func (s *Store) Heartbeat(ctx context.Context, player, nonce string) (Status, *Match, error) {
-	return s.end(ctx, player, nonce, "renew")
-}
-
-func (s *Store) end(ctx context.Context, player, nonce, op string) (Status, *Match, error) {
-	res, err := endScript.Run(ctx, s.c, []string{KeySeekPrefix + player, KeyPools},
-		player, nonce, op, ms(s.TTL), KeyPoolPrefix).StringSlice()
+	res, err := cancelScript.Run(ctx, s.c, []string{KeySeekPrefix + player, KeyPools},
+		player, nonce, KeyPoolPrefix).StringSlice()
 	if err != nil {
-		return "", nil, fmt.Errorf("%w: %s: %w", ErrUnavailable, op, err)
+		return "", nil, fmt.Errorf("%w: cancel: %w", ErrUnavailable, err)
 	}
 	if len(res) != 2 {
-		return "", nil, fmt.Errorf("pairing: %s: unexpected reply %q", op, res)
+		return "", nil, fmt.Errorf("pairing: cancel: unexpected reply %q", res)
 	}
-	st := Status(res[0])
+	return decodeEnd(res[0], res[1])
+}
+
+// Owned names a seek: its player and the nonce of the connection that owns it.
+type Owned struct{ Player, Nonce string }
+
+// Beat is what a heartbeat learnt of one seek: StatusOK (renewed), StatusMatched
+// with its Match, StatusGone or StatusReplaced.
+type Beat struct {
+	Status Status
+	Match  *Match
+}
+
+// renewBatch bounds the seeks renewed by one script call, so that a node with very
+// many seekers does not hold Redis in one long script.
+const renewBatch = 1000
+
+// Heartbeats renews a node's seeks, one script call per renewBatch of them (a node's
+// heartbeat costs one round trip, not one per seeker), and reports what became of
+// each: out[i] is seeks[i]'s. On an error out holds the batches done before it.
+func (s *Store) Heartbeats(ctx context.Context, seeks []Owned) ([]Beat, error) {
+	out := make([]Beat, 0, len(seeks))
+	for len(seeks) > 0 {
+		n := min(len(seeks), renewBatch)
+		keys := make([]string, n)
+		args := make([]any, 1, n+1)
+		args[0] = ms(s.TTL)
+		for i, o := range seeks[:n] {
+			keys[i] = KeySeekPrefix + o.Player
+			args = append(args, o.Nonce)
+		}
+		res, err := renewScript.Run(ctx, s.c, keys, args...).StringSlice()
+		if err != nil {
+			return out, fmt.Errorf("%w: renew: %w", ErrUnavailable, err)
+		}
+		if len(res) != 2*n {
+			return out, fmt.Errorf("pairing: renew: unexpected reply of %d for %d seeks", len(res), n)
+		}
+		for i := 0; i < len(res); i += 2 {
+			st, m, err := decodeEnd(res[i], res[i+1])
+			if err != nil {
+				return out, err
+			}
+			out = append(out, Beat{Status: st, Match: m})
+		}
+		seeks = seeks[n:]
+	}
+	return out, nil
+}
+
+// decodeEnd decodes a script's status and match.
+func decodeEnd(status, match string) (Status, *Match, error) {
+	st := Status(status)
 	if st != StatusMatched {
 		return st, nil, nil
 	}
-	m, err := DecodeMatch(res[1])
-	return st, &m, err
+	m, err := DecodeMatch(match)
+	if err != nil {
+		return st, nil, err
+	}
+	return st, &m, nil
 }
 
 // Waiting returns the number of seekers waiting in pool.

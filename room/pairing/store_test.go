@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -127,7 +128,7 @@ func TestCancelHeartbeatAndExpiry(t *testing.T) {
 	_, err := s.Seek(ctx, pool, seeker("a", 1500), "tab1", t0)
 	require.NoError(t, err)
 
-	st, _, err := s.Heartbeat(ctx, "a", "tab1")
+	st, _, err := heartbeat(ctx, s, "a", "tab1")
 	require.NoError(t, err)
 	require.Equal(t, StatusOK, st)
 	st, _, err = s.Cancel(ctx, "a", "other-tab")
@@ -136,7 +137,7 @@ func TestCancelHeartbeatAndExpiry(t *testing.T) {
 	st, _, err = s.Cancel(ctx, "a", "tab1")
 	require.NoError(t, err)
 	require.Equal(t, StatusCancelled, st)
-	st, _, err = s.Heartbeat(ctx, "a", "tab1")
+	st, _, err = heartbeat(ctx, s, "a", "tab1")
 	require.NoError(t, err)
 	require.Equal(t, StatusGone, st)
 	n, _ := s.Waiting(ctx, pool)
@@ -156,7 +157,10 @@ func TestCancelHeartbeatAndExpiry(t *testing.T) {
 	m, err = s.Seek(ctx, pool, seeker("c", 1500), "z", t0.Add(s.TTL+time.Second))
 	require.NoError(t, err)
 	require.NotNil(t, m)
-	for _, f := range []func(context.Context, string, string) (Status, *Match, error){s.Cancel, s.Heartbeat} {
+	beat := func(ctx context.Context, player, nonce string) (Status, *Match, error) {
+		return heartbeat(ctx, s, player, nonce)
+	}
+	for _, f := range []func(context.Context, string, string) (Status, *Match, error){s.Cancel, beat} {
 		st, got, err := f(ctx, "b", "y")
 		require.NoError(t, err)
 		require.Equal(t, StatusMatched, st)
@@ -178,11 +182,107 @@ func TestReseekReplacesAndSubscribe(t *testing.T) {
 	require.NoError(t, err)
 	n, _ := s.Waiting(ctx, p1)
 	require.Zero(t, n, "a seeks in one pool at a time")
-	st, _, err := s.Heartbeat(ctx, "a", "tab1")
+	st, _, err := heartbeat(ctx, s, "a", "tab1")
 	require.NoError(t, err)
 	require.Equal(t, StatusReplaced, st)
 	m, err := s.Seek(ctx, p2, seeker("b", 1500), "tab3", t0)
 	require.NoError(t, err)
 	require.NotNil(t, m)
 	require.Equal(t, *m, <-got, "the match is published to every node")
+}
+
+func heartbeat(ctx context.Context, s *Store, player, nonce string) (Status, *Match, error) {
+	b, err := s.Heartbeats(ctx, []Owned{{player, nonce}})
+	if err != nil {
+		return "", nil, err
+	}
+	return b[0].Status, b[0].Match, nil
+}
+
+// A node's heartbeat renews all its seeks in one call and reports each one's fate; a
+// renewed seek outlives its TTL, one left out runs out.
+func TestHeartbeatsRenewAllInOneCall(t *testing.T) {
+	ctx := context.Background()
+	s, mr := newTestStore(t)
+	pool, _ := NewPool("freestyle", "3+2", false)
+	far, _ := NewPool("renju", "3+2", false)
+	for i := range 5 {
+		_, err := s.Seek(ctx, pool, seeker(fmt.Sprint("r", i), float64(1000+200*i)), "n", t0)
+		require.NoError(t, err)
+	}
+	_, err := s.Seek(ctx, far, seeker("left", 1500), "n", t0)
+	require.NoError(t, err)
+	_, err = s.Seek(ctx, far, seeker("m1", 2500), "n", t0)
+	require.NoError(t, err)
+	m, err := s.Seek(ctx, far, seeker("m2", 2500), "n", t0)
+	require.NoError(t, err)
+	require.NotNil(t, m)
+
+	seeks := []Owned{{"r0", "n"}, {"r1", "n"}, {"r2", "n"}, {"r3", "n"}, {"r4", "n"},
+		{"m1", "n"}, {"nobody", "n"}, {"r0", "other-tab"}}
+	want := []Status{StatusOK, StatusOK, StatusOK, StatusOK, StatusOK, StatusMatched, StatusGone, StatusReplaced}
+	calls := &countHook{}
+	s.c.AddHook(calls)
+	for round := range 3 {
+		mr.FastForward(s.TTL - time.Second)
+		before := calls.n.Load()
+		beats, err := s.Heartbeats(ctx, seeks)
+		require.NoError(t, err)
+		if round > 0 { // the first call also loads the script
+			require.Equal(t, int64(1), calls.n.Load()-before, "one call for every seek")
+		}
+		require.Len(t, beats, len(seeks))
+		for i, b := range beats {
+			require.Equal(t, want[i], b.Status, seeks[i].Player)
+			require.Equal(t, b.Status == StatusMatched, b.Match != nil)
+		}
+		require.Equal(t, *m, *beats[5].Match)
+	}
+	n, err := s.Waiting(ctx, pool)
+	require.NoError(t, err)
+	require.Equal(t, int64(5), n, "renewed past three TTLs")
+	require.False(t, mr.Exists(KeySeekPrefix+"left"), "the seek nobody renewed ran out")
+}
+
+// More seeks than one batch: each comes back in its place.
+func TestHeartbeatsBatches(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newTestStore(t)
+	pool, _ := NewPool("freestyle", "3+2", false)
+	seeks := make([]Owned, renewBatch+3)
+	for i := range seeks {
+		id := fmt.Sprint("p", i)
+		seeks[i] = Owned{id, "n"}
+	}
+	for _, i := range []int{0, renewBatch - 1, renewBatch, renewBatch + 2} {
+		_, err := s.Seek(ctx, pool, seeker(seeks[i].Player, float64(1000*i)), "n", t0)
+		require.NoError(t, err)
+	}
+	beats, err := s.Heartbeats(ctx, seeks)
+	require.NoError(t, err)
+	require.Len(t, beats, len(seeks))
+	for i, b := range beats {
+		w := StatusGone
+		if i == 0 || i == renewBatch-1 || i == renewBatch || i == renewBatch+2 {
+			w = StatusOK
+		}
+		require.Equal(t, w, b.Status, i)
+	}
+}
+
+// countHook counts the commands a client sends.
+type countHook struct{ n atomic.Int64 }
+
+func (h *countHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (h *countHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		h.n.Add(1)
+		return next(ctx, cmd)
+	}
+}
+func (h *countHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		h.n.Add(int64(len(cmds)))
+		return next(ctx, cmds)
+	}
 }
