@@ -55,7 +55,7 @@ func TestClusterReplicaFailover(t *testing.T) {
 	cl := StartClusterReplicas(t, 3, 1)
 	require.Len(t, cl.Nodes(), 6)
 	c := cl.Client()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	require.NoError(t, c.Set(ctx, "{x}k", "v", 0).Err())
 	m, err := c.MasterForKey(ctx, "{x}k")
@@ -75,7 +75,7 @@ func TestClusterReplicaFailover(t *testing.T) {
 		}
 		c.ReloadState(ctx)
 		return false
-	}, 20*time.Second, 100*time.Millisecond)
+	}, 45*time.Second, 100*time.Millisecond) // failure detection and the replica's election take longer on a loaded machine
 	if !ok {
 		t.Logf("%s", clusterNodes(ctx, cl))
 	}
