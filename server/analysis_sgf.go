@@ -15,8 +15,7 @@ import (
 func analysisSGF(snap room.Snapshot, res analysis.Result) []byte {
 	size := snap.Settings.Size
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "(;FF[4]GM[4]CA[UTF-8]AP[Gomoku Arena]SZ[%d]RU[%s]GN[%s game %d analysis]", size, snap.Settings.Rule, snap.ID, snap.Game)
-	fmt.Fprintf(&b, "PB[%s]PW[%s]", sgfText(seatName(snap.Black)), sgfText(seatName(snap.White)))
+	sgfHeader(&b, size, snap.Settings.Rule, fmt.Sprintf("%s game %d analysis", snap.ID, snap.Game), snap.Black, snap.White)
 	if r := sgfResult(snap.Result, snap.Reason); r != "" {
 		fmt.Fprintf(&b, "RE[%s]", r)
 	}
@@ -28,11 +27,7 @@ func analysisSGF(snap room.Snapshot, res analysis.Result) []byte {
 		if err != nil {
 			continue
 		}
-		c := "B"
-		if i%2 == 1 {
-			c = "W"
-		}
-		fmt.Fprintf(&b, "\n;%s[%c%c]", c, 'a'+p.X, 'a'+(size-1-p.Y))
+		sgfMove(&b, i, p, size)
 		if i < len(res.Positions) {
 			fmt.Fprintf(&b, "C[%s]", sgfText(moveComment(res, i)))
 		}

@@ -74,8 +74,7 @@ func formatRecord(rec GameRecord, format string) ([]byte, error) {
 		}
 		fmt.Fprintf(&b, "-1\r\n")
 	case "sgf":
-		fmt.Fprintf(&b, "(;FF[4]GM[4]CA[UTF-8]AP[Gomoku Arena]SZ[%d]RU[%s]GN[%s game %d]", size, rec.Settings.Rule, rec.Room, rec.Game)
-		fmt.Fprintf(&b, "PB[%s]PW[%s]", sgfText(seatName(rec.Black)), sgfText(seatName(rec.White)))
+		sgfHeader(&b, size, rec.Settings.Rule, fmt.Sprintf("%s game %d", rec.Room, rec.Game), rec.Black, rec.White)
 		if o := rec.Settings.Opening; o != "" && o != room.OpeningNone {
 			// The moves are as played: under swap/swap2 the first stones were placed by
 			// one player for both colours before the colours were chosen.
@@ -88,18 +87,29 @@ func formatRecord(rec GameRecord, format string) ([]byte, error) {
 			fmt.Fprintf(&b, "RE[%s]", r)
 		}
 		for i, p := range moves {
-			c := "B"
-			if i%2 == 1 {
-				c = "W"
-			}
-			// SGF rows count from the top: a is the top row.
-			fmt.Fprintf(&b, "\n;%s[%c%c]", c, 'a'+p.X, 'a'+(size-1-p.Y))
+			sgfMove(&b, i, p, size)
 		}
 		b.WriteString(")\n")
 	default:
 		return nil, protocol.Errorf(protocol.CodeBadRequest, `"format" must be psq, sgf or json`)
 	}
 	return b.Bytes(), nil
+}
+
+// sgfHeader writes an SGF game's root node up to the players (the records and the
+// analysis export share it).
+func sgfHeader(b *bytes.Buffer, size int, rule, name string, black, white room.SeatInfo) {
+	fmt.Fprintf(b, "(;FF[4]GM[4]CA[UTF-8]AP[Gomoku Arena]SZ[%d]RU[%s]GN[%s]", size, rule, sgfText(name))
+	fmt.Fprintf(b, "PB[%s]PW[%s]", sgfText(seatName(black)), sgfText(seatName(white)))
+}
+
+// sgfMove writes move i (black on even i) as an SGF node; SGF rows count from the top.
+func sgfMove(b *bytes.Buffer, i int, p engine.Point, size int) {
+	c := "B"
+	if i%2 == 1 {
+		c = "W"
+	}
+	fmt.Fprintf(b, "\n;%s[%c%c]", c, 'a'+p.X, 'a'+(size-1-p.Y))
 }
 
 func seatName(s room.SeatInfo) string {
