@@ -200,3 +200,33 @@ export function analysisPosition(query) {
 export function analysisImport(body) {
   return call('POST', '/api/analysis/import', body);
 }
+
+/** puzzleNext returns the next puzzle for the caller in a rule: {puzzle, player} (docs/protocol.md, "Puzzles"). */
+export function puzzleNext(rule) {
+  return authed('GET', `/api/puzzles/next?rule=${encodeURIComponent(rule)}`);
+}
+
+/** puzzleGet returns one puzzle and the caller's puzzle rating: {puzzle, player}. */
+export function puzzleGet(id) {
+  return authed('GET', `/api/puzzles/${encodeURIComponent(id)}`);
+}
+
+/** puzzleAttempt starts an attempt at a puzzle: {attempt, puzzle, player}. */
+export function puzzleAttempt(id) {
+  return authed('POST', `/api/puzzles/${encodeURIComponent(id)}/attempts`);
+}
+
+/** puzzleMove plays a move of an attempt: {result, reply?, line, solution?, rating?}. */
+export function puzzleMove(attempt, move) {
+  return authed('POST', `/api/puzzles/attempts/${encodeURIComponent(attempt)}/moves`, { move });
+}
+
+/** puzzleHint asks for a winning move of an attempt's position: {hint} (the attempt is then unrated). */
+export function puzzleHint(attempt) {
+  return authed('POST', `/api/puzzles/attempts/${encodeURIComponent(attempt)}/hint`);
+}
+
+/** puzzleSolution ends an attempt and returns the winning line from its position: {solution}. */
+export function puzzleSolution(attempt) {
+  return authed('POST', `/api/puzzles/attempts/${encodeURIComponent(attempt)}/solution`);
+}

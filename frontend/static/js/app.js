@@ -1,7 +1,8 @@
 // @ts-check
 // app.js: entry point. Shell (top bar, language, sound, name), identity check, router ("/"
 // lobby, "/r/{id}" game, "/r/{id}?game=N" replay of game N, "/learn" classroom,
-// "/analysis" analysis board, anything else "page not found").
+// "/analysis" analysis board, "/puzzles" and "/puzzles/{id}" puzzle trainer, anything
+// else "page not found").
 import { detectLang, setLang, getLang, onLang, t } from './i18n.js';
 import { applyI18n, toast } from './dom.js';
 import { icon } from './icons.js';
@@ -11,6 +12,8 @@ import { renderLobby, openCreateDialog } from './lobby.js';
 import { renderGame } from './game.js';
 import { renderLearn } from './learn.js';
 import { renderAnalyze } from './analyze.js';
+import { renderPuzzles } from './puzzles.js';
+import { puzzlePath } from './puzzlemodel.js';
 import { errorText } from './errors.js';
 import * as api from './api.js';
 import { fatalPage } from './views/fatal.js';
@@ -55,6 +58,7 @@ function route() {
   else if (location.pathname === '/') teardown = renderLobby(main, { navigate, playerName });
   else if (/^\/learn\/?$/.test(location.pathname)) teardown = renderLearn(main);
   else if (/^\/analysis\/?$/.test(location.pathname)) teardown = renderAnalyze(main);
+  else if (puzzlePath(location.pathname) !== null) teardown = renderPuzzles(main, { id: String(puzzlePath(location.pathname)), playerName });
   else if (playerKey(location.pathname)) teardown = renderPlayer(main, playerKey(location.pathname));
   else if (/^\/leaderboard\/?$/.test(location.pathname)) teardown = renderLeaderboard(main, new URLSearchParams(location.search).get('pool') || '', navigate);
   else fatalPage(main, 'page.notFound', 'page.notFound.text');
@@ -135,7 +139,7 @@ function setupShell() {
     const a = /** @type {HTMLAnchorElement | null} */ (/** @type {Element} */ (e.target).closest('a[href]'));
     if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || a.target || a.hasAttribute('download')) return;
     const url = new URL(a.href, location.href);
-    if (url.origin !== location.origin || !(url.pathname === '/' || url.pathname === '/learn' || url.pathname === '/analysis' || url.pathname === '/leaderboard' || url.pathname.startsWith('/@/') || url.pathname.startsWith('/r/'))) return;
+    if (url.origin !== location.origin || !(url.pathname === '/' || url.pathname === '/learn' || url.pathname === '/analysis' || puzzlePath(url.pathname) !== null || url.pathname === '/leaderboard' || url.pathname.startsWith('/@/') || url.pathname.startsWith('/r/'))) return;
     e.preventDefault();
     navigate(url.pathname + url.search);
   });

@@ -3,6 +3,7 @@
 
 import { ACCOUNT_STRINGS } from './i18n_account.js';
 import { PAIRING_STRINGS } from './i18n_pairing.js';
+import { PUZZLE_STRINGS } from './i18n_puzzles.js';
 
 export const LANGS = ['en', 'zh'];
 
@@ -846,7 +847,7 @@ export const TABLES = {
   },
 };
 
-for (const l of LANGS) Object.assign(TABLES[l], ACCOUNT_STRINGS[l], PAIRING_STRINGS[l]);
+for (const l of LANGS) Object.assign(TABLES[l], ACCOUNT_STRINGS[l], PAIRING_STRINGS[l], PUZZLE_STRINGS[l]);
 
 /** detectLang picks "zh" for any Chinese browser language, else "en". */
 export function detectLang(navLang) {
