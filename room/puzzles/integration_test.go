@@ -1,0 +1,87 @@
+package puzzles
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gomoku-arena/gomoku/room/eventlog/redistest"
+	"github.com/gomoku-arena/gomoku/room/rating"
+)
+
+// Against real Redis (single and Cluster): every attempt of one player is ended by
+// several "nodes" at once; each rated attempt counts exactly once, and the ratings
+// end as a sequential replay of the recorded outcomes says.
+func TestFinishExactlyOnceRealRedis(t *testing.T) {
+	tests := []struct {
+		name   string
+		client func(t *testing.T) redis.UniversalClient
+	}{
+		{"single", func(t *testing.T) redis.UniversalClient { return redistest.Start(t, redistest.WithoutAOF()).Client() }},
+		{"cluster", func(t *testing.T) redis.UniversalClient {
+			return redistest.StartCluster(t, 3, redistest.WithoutAOF()).Client()
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := tt.client(t)
+			ctx := context.Background()
+			s := newTestStore(t, c)
+			ids := []string{"win-in-one-001", "vct-001", "vcf-001"}
+			const writers = 4
+			var ends []Attempt
+			for i, id := range ids {
+				p, _, err := s.Puzzle(ctx, id)
+				require.NoError(t, err)
+				a, err := s.Start(ctx, "erin", false, id)
+				require.NoError(t, err)
+				_, raw, err := s.Load(ctx, a.ID)
+				require.NoError(t, err)
+				got := make([]Attempt, writers)
+				var wg sync.WaitGroup
+				for w := 0; w < writers; w++ {
+					wg.Add(1)
+					go func(w int) {
+						defer wg.Done()
+						node := newTestStore(t, c) // one store per node
+						out, err := node.Finish(ctx, a, raw, p, i%2 == 0)
+						assert.NoError(t, err, fmt.Sprint("writer ", w))
+						got[w] = out
+					}(w)
+				}
+				wg.Wait()
+				for w := 1; w < writers; w++ {
+					assert.Equal(t, got[0], got[w], "every node answers the same end")
+				}
+				ends = append(ends, got[0])
+			}
+			// Replay sequentially.
+			pl := rating.Initial()
+			for i, id := range ids {
+				score := rating.Loss
+				if i%2 == 0 {
+					score = rating.Win
+				}
+				p, _, err := s.Puzzle(ctx, id)
+				require.NoError(t, err)
+				after, puz := rating.Pair(pl, Prior(p.Category), score)
+				assert.Equal(t, pl, ends[i].Change.Before)
+				assert.Equal(t, after, ends[i].Change.After)
+				pl = after
+				_, st, err := s.Puzzle(ctx, id)
+				require.NoError(t, err)
+				assert.Equal(t, puz, st.Rating)
+				assert.Equal(t, 1, st.Plays)
+			}
+			pr, err := s.PlayerRating(ctx, "erin")
+			require.NoError(t, err)
+			assert.Equal(t, pl, pr.Rating)
+			assert.Equal(t, len(ids), pr.N)
+		})
+	}
+}

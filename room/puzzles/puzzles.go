@@ -1,0 +1,121 @@
+// Package puzzles is the server side of the puzzle trainer: the shipped and mined
+// puzzles, their Glicko-2 ratings and the players' puzzle ratings, attempts, the
+// choice of a player's next puzzle, and the mining of finished games, all on Redis.
+// The game logic — whether a move solves a position, the defender's reply, hints,
+// solutions and finding puzzles in a game — is the Solver's (package engine/puzzle);
+// this package only stores and rates.
+//
+// # Exactly once
+//
+// An attempt ends (solved, or failed: a wrong move or the solution shown) in one Lua
+// script that marks it over and, when it is rated, writes the player's and the
+// puzzle's new ratings together. The new ratings are computed in Go (package rating)
+// from the values read just before; the script checks that the attempt and both
+// ratings are still those (compare and set) and otherwise the step is computed again,
+// or, when the attempt is already over, its stored outcome is returned. So a retried
+// request or two nodes answering the same attempt apply its rating change once.
+//
+// # Rated attempts
+//
+// A player's first attempt of a puzzle is rated, unless the player asks for a hint or
+// the solution before it ends; later attempts of the same puzzle are practice. Every
+// key lives under the hash tag {puzzles}, so the scripts run on one Redis Cluster slot.
+package puzzles
+
+import (
+	"context"
+	"errors"
+
+	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/room/rating"
+)
+
+// Sources of a puzzle.
+const (
+	SourceShipped = "shipped"
+	SourceMined   = "mined"
+)
+
+// Errors.
+var (
+	ErrNoSuchPuzzle  = errors.New("puzzles: no such puzzle")
+	ErrNoSuchAttempt = errors.New("puzzles: no such attempt")
+	ErrAttemptOver   = errors.New("puzzles: the attempt is over")
+	ErrNotYours      = errors.New("puzzles: the attempt is another player's")
+	ErrConflict      = errors.New("puzzles: the attempt changed meanwhile")
+	ErrContention    = errors.New("puzzles: ratings kept changing")
+	ErrUnavailable   = errors.New("puzzles: store unavailable")
+)
+
+// Puzzle is one position to solve: the side to move wins by force.
+type Puzzle struct {
+	ID       string         `json:"id"`
+	Source   string         `json:"source"`
+	Category string         `json:"category"`
+	Rule     engine.Rule    `json:"-"`
+	Size     int            `json:"size"`
+	ToMove   engine.Color   `json:"-"`
+	Moves    []engine.Point `json:"-"`
+	// Answers are the accepted first moves when known (shipped puzzles).
+	Answers []engine.Point `json:"-"`
+}
+
+// Result of a step.
+type Result int
+
+// Results of Check.
+const (
+	Continue Result = iota + 1 // the move keeps the win: the defender replied
+	Solved                     // the move wins (the puzzle is solved)
+	Wrong                      // the move lets the win go
+)
+
+// Step is the solver's verdict on one attacking move.
+type Step struct {
+	Result Result
+	// Reply is the defender's best answer (Continue).
+	Reply engine.Point
+	// Solution is a winning line from the position before the move (Wrong).
+	Solution []engine.Point
+}
+
+// Solver answers the trainer's questions about a puzzle position after line (the
+// moves played since the puzzle's start, attacker and defender alternating). Each
+// call is bounded by budget solver nodes and by ctx.
+type Solver interface {
+	Check(ctx context.Context, p Puzzle, line []engine.Point, move engine.Point, budget uint64) (Step, error)
+	Hint(ctx context.Context, p Puzzle, line []engine.Point, budget uint64) (engine.Point, error)
+	Solution(ctx context.Context, p Puzzle, line []engine.Point, budget uint64) ([]engine.Point, error)
+}
+
+// Miner finds puzzles in a finished game (positions where the mover had a short
+// forced win, verified) and names a puzzle's position up to the board's 8 symmetries.
+type Miner interface {
+	Mine(ctx context.Context, rule engine.Rule, size int, moves []engine.Point) ([]Puzzle, error)
+	CanonicalKey(p Puzzle) string
+}
+
+// priors are the starting ratings of a new puzzle by category: an easy kind starts
+// low, a long forced win high; the puzzle's rating then follows its solvers.
+var priors = map[string]float64{
+	"win-in-one":    900,
+	"must-block":    1000,
+	"open-three":    1400,
+	"overline-trap": 1400,
+	"vcf":           1500,
+	"renju-trap":    1600,
+	"vct":           1800,
+}
+
+// PriorRD is the rating deviation a new puzzle starts with: below a new player's, the
+// category says something, but far from settled.
+const PriorRD = 250.0
+
+// Prior returns the starting rating of a puzzle of a category (1500 when unknown).
+func Prior(category string) rating.Rating {
+	r, ok := priors[category]
+	if !ok {
+		r = rating.InitialR
+	}
+	return rating.Rating{R: r, RD: PriorRD, Vol: rating.InitialVol}
+}
