@@ -229,7 +229,8 @@ export function renderPuzzles(main, { id, playerName }) {
 
   function drawInfo() {
     const st = page.st;
-    if (!st) { fill(info, h('p.muted', page.busy ? t('misc.loading') : '')); task.textContent = ''; return; }
+    info.hidden = !st && !page.busy;
+    if (!st) { fill(info, h('p.muted', t('misc.loading'))); task.textContent = ''; return; }
     const p = st.puzzle;
     const cat = t(`puz.cat.${p.category}`);
     const color = t(`color.${p.to_move}`);
@@ -259,7 +260,8 @@ export function renderPuzzles(main, { id, playerName }) {
     buttons.solution.disabled = !ready;
     buttons.retry.hidden = !st || !over(st);
     buttons.next.disabled = page.busy;
-    if (!st) { fill(feedback); fill(change); fill(mine); return; }
+    for (const el of [feedback, change, mine]) el.hidden = !st;
+    if (!st) return;
     mine.textContent = t('puz.player', { rating: ratingText(st.player) });
     feedback.dataset.result = st.feedback || '';
     const last = st.line[st.line.length - 1];
