@@ -13,13 +13,34 @@ import (
 )
 
 // accountRoutes adds the account and session endpoints (docs/protocol.md, section 2).
+// Their refusals of bad input answer 400 (protocol.AccountHTTPStatus).
 func (s *Server) accountRoutes(api *echo.Group) {
-	api.POST("/accounts", s.createAccount)
-	api.PUT("/accounts/me/password", s.changePassword)
-	api.POST("/sessions", s.login)
-	api.Match(getHead, "/sessions", s.listSessions)
-	api.DELETE("/sessions/current", s.logout)
-	api.DELETE("/sessions/:id", s.revokeSession)
+	api.POST("/accounts", s.createAccount, accountStatuses)
+	api.PUT("/accounts/me/password", s.changePassword, accountStatuses)
+	api.POST("/sessions", s.login, accountStatuses)
+	api.Match(getHead, "/sessions", s.listSessions, accountStatuses)
+	api.DELETE("/sessions/current", s.logout, accountStatuses)
+	api.DELETE("/sessions/:id", s.revokeSession, accountStatuses)
+}
+
+// statusesKey holds, in an Echo context, the function giving its route's HTTP status
+// of an error code (httpError; protocol.HTTPStatus when unset).
+const statusesKey = "gomoku.statuses"
+
+// accountStatuses makes the account endpoints answer with protocol.AccountHTTPStatus.
+func accountStatuses(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		c.Set(statusesKey, protocol.AccountHTTPStatus)
+		return next(c)
+	}
+}
+
+// httpStatus is the HTTP status of an error code on c's route.
+func httpStatus(c echo.Context, code string) int {
+	if f, ok := c.Get(statusesKey).(func(string) int); ok {
+		return f(code)
+	}
+	return protocol.HTTPStatus(code)
 }
 
 // accountBody applies the per-IP limit of identity writes and reads a bounded body.

@@ -160,8 +160,8 @@ func TestAccountRefusals(t *testing.T) {
 		{"common password", `{"username":"newbie","password":"Password123"}`, 400, protocol.CodeWeakPassword},
 		{"repeated", `{"username":"newbie","password":"========="}`, 400, protocol.CodeWeakPassword},
 		{"too long", `{"username":"newbie","password":"` + strings.Repeat("ab", 65) + `"}`, 400, protocol.CodeWeakPassword},
-		{"taken", `{"username":"Taken","password":"some long pass"}`, 409, protocol.CodeUsernameTaken},
-		{"taken, other case", `{"username":"tAKEN","password":"some long pass"}`, 409, protocol.CodeUsernameTaken},
+		{"taken", `{"username":"Taken","password":"some long pass"}`, 400, protocol.CodeUsernameTaken},
+		{"taken, other case", `{"username":"tAKEN","password":"some long pass"}`, 400, protocol.CodeUsernameTaken},
 		{"malformed", `{"username":`, 400, protocol.CodeBadJSON},
 		{"unknown field", `{"username":"newbie","password":"some long pass","admin":true}`, 400, protocol.CodeBadJSON},
 		{"wrong type", `{"username":1,"password":"some long pass"}`, 400, protocol.CodeBadJSON},
@@ -201,7 +201,7 @@ func TestLoginAnswersAlike(t *testing.T) {
 	}
 	stU, ebU, hU := answer("Unknown", "right password")
 	stW, ebW, hW := answer("Known", "wrong password")
-	require.Equal(t, http.StatusUnauthorized, stU)
+	require.Equal(t, http.StatusBadRequest, stU)
 	require.Equal(t, protocol.CodeBadCredentials, ebU.Error.Code)
 	require.Equal(t, stU, stW)
 	require.Equal(t, ebU, ebW)
@@ -221,7 +221,7 @@ func TestBruteForceHitsLimiter(t *testing.T) {
 	for _, user := range []string{"victim", "nobody-here"} {
 		for i := 1; i <= DefaultAccountRule.Free+1; i++ {
 			var eb errBody
-			require.Equal(t, http.StatusUnauthorized, e.do("POST", "/api/sessions", "", Credentials{user, "guess"}, &eb), "attempt %d", i)
+			require.Equal(t, http.StatusBadRequest, e.do("POST", "/api/sessions", "", Credentials{user, "guess"}, &eb), "attempt %d", i)
 			require.Equal(t, protocol.CodeBadCredentials, eb.Error.Code)
 		}
 		res, err := http.Post(e.ts.URL+"/api/sessions", "application/json", strings.NewReader(`{"username":"`+user+`","password":"the real one"}`))
@@ -229,7 +229,7 @@ func TestBruteForceHitsLimiter(t *testing.T) {
 		var eb errBody
 		require.NoError(t, json.NewDecoder(res.Body).Decode(&eb))
 		_ = res.Body.Close()
-		require.Equal(t, http.StatusTooManyRequests, res.StatusCode, user)
+		require.Equal(t, http.StatusBadRequest, res.StatusCode, user)
 		require.Equal(t, protocol.CodeRateLimited, eb.Error.Code)
 		require.Equal(t, "1", res.Header.Get("Retry-After"))
 	}
@@ -247,7 +247,7 @@ func TestPasswordChange(t *testing.T) {
 		status int
 		code   string
 	}{
-		{PasswordChange{"wrong password", "second password"}, 401, protocol.CodeBadCredentials},
+		{PasswordChange{"wrong password", "second password"}, 400, protocol.CodeBadCredentials},
 		{PasswordChange{"first password", "short"}, 400, protocol.CodeWeakPassword},
 		{`{"current_password":"first password"`, 400, protocol.CodeBadJSON},
 	} {
@@ -262,7 +262,8 @@ func TestPasswordChange(t *testing.T) {
 	require.Equal(t, http.StatusUnauthorized, st, "other sessions revoked")
 	st, _ = e.me(b.Token)
 	require.Equal(t, http.StatusOK, st, "this session stays")
-	require.Equal(t, http.StatusUnauthorized, e.do("POST", "/api/sessions", "", Credentials{"changer", "first password"}, &eb))
+	require.Equal(t, http.StatusBadRequest, e.do("POST", "/api/sessions", "", Credentials{"changer", "first password"}, &eb))
+	require.Equal(t, protocol.CodeBadCredentials, eb.Error.Code)
 	e.logIn("changer", "second password")
 
 	g := e.player("guest")

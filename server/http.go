@@ -101,7 +101,7 @@ func (s *Server) httpError(err error, c echo.Context) {
 		return
 	}
 	if status == 0 {
-		status = protocol.HTTPStatus(e.Code)
+		status = httpStatus(c, e.Code)
 	}
 	s.metrics.countError(e.Code)
 	body := map[string]any{"error": map[string]string{"code": e.Code, "message": e.Message}}
@@ -136,7 +136,7 @@ func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 		if s.log.Enabled(c.Request().Context(), slog.LevelDebug) {
 			status := c.Response().Status
 			if err != nil {
-				status = protocol.HTTPStatus(protocol.Code(err))
+				status = httpStatus(c, protocol.Code(err))
 			}
 			s.log.Debug("http", "method", c.Request().Method, "path", c.Request().URL.Path,
 				"status", status, "took", time.Since(start), "ip", c.RealIP())

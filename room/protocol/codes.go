@@ -90,8 +90,16 @@ var statuses = map[string]int{
 	CodeInternal:         http.StatusInternalServerError,
 	CodeBadUsername:      http.StatusBadRequest,
 	CodeWeakPassword:     http.StatusBadRequest,
-	CodeUsernameTaken:    http.StatusConflict,
-	CodeBadCredentials:   http.StatusUnauthorized,
+	CodeUsernameTaken:    http.StatusBadRequest,
+	CodeBadCredentials:   http.StatusBadRequest,
+}
+
+// accountRefusals are the refusals of bad input on the account endpoints (sign-up,
+// login, password change): each answers 400 there, whatever its status elsewhere
+// (rate_limited is 429 on the other routes; on a login it keeps its Retry-After).
+var accountRefusals = map[string]bool{
+	CodeBadUsername: true, CodeWeakPassword: true, CodeUsernameTaken: true,
+	CodeBadCredentials: true, CodeRateLimited: true,
 }
 
 // HTTPStatus returns the HTTP status of code (500 for a code that is not one of the
@@ -101,6 +109,15 @@ func HTTPStatus(code string) int {
 		return s
 	}
 	return http.StatusInternalServerError
+}
+
+// AccountHTTPStatus returns the HTTP status of code on the account endpoints
+// (/api/accounts…, /api/sessions…): 400 for the account refusals, else HTTPStatus.
+func AccountHTTPStatus(code string) int {
+	if accountRefusals[code] {
+		return http.StatusBadRequest
+	}
+	return HTTPStatus(code)
 }
 
 // KnownCode reports whether code is one of the protocol's codes (metrics label only

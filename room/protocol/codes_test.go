@@ -31,6 +31,25 @@ func TestHTTPStatus(t *testing.T) {
 	require.True(t, KnownCode(CodeHelloRequired))
 }
 
+// TestAccountHTTPStatus: every refusal of bad input on the account endpoints is 400,
+// rate_limited included; other codes keep their status there.
+func TestAccountHTTPStatus(t *testing.T) {
+	for code, want := range map[string]int{
+		CodeBadUsername:    http.StatusBadRequest,
+		CodeWeakPassword:   http.StatusBadRequest,
+		CodeUsernameTaken:  http.StatusBadRequest,
+		CodeBadCredentials: http.StatusBadRequest,
+		CodeRateLimited:    http.StatusBadRequest,
+		CodeUnauthorized:   http.StatusUnauthorized,
+		CodeConflict:       http.StatusConflict,
+		CodeTooLarge:       http.StatusRequestEntityTooLarge,
+		CodeUnavailable:    http.StatusServiceUnavailable,
+	} {
+		require.Equal(t, want, AccountHTTPStatus(code), code)
+	}
+	require.Equal(t, http.StatusTooManyRequests, HTTPStatus(CodeRateLimited), "elsewhere rate_limited stays 429")
+}
+
 // TestDocumentedCodes keeps section 6 of docs/protocol.md and the code table equal:
 // every documented code with its status, and no code that is not documented.
 func TestDocumentedCodes(t *testing.T) {
