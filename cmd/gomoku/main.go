@@ -12,7 +12,6 @@ package main
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -23,9 +22,6 @@ import (
 
 	"github.com/gomoku-arena/gomoku/cmd/gomoku/internal/load"
 )
-
-//go:embed testdata/puzzles.txt
-var defaultPuzzles string
 
 // command is a subcommand.
 type command struct {

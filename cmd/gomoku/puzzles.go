@@ -9,9 +9,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/gomoku-arena/gomoku/cmd/gomoku/internal/puzzle"
 	"github.com/gomoku-arena/gomoku/cmd/internal/players"
 	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/engine/puzzle"
 )
 
 func runPuzzles(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -29,7 +29,7 @@ func runPuzzles(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	var src io.Reader = strings.NewReader(defaultPuzzles)
+	var src io.Reader = strings.NewReader(puzzle.ShippedText())
 	if *file != "" {
 		fh, err := os.Open(*file)
 		if err != nil {

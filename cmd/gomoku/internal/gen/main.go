@@ -2,7 +2,7 @@
 // and the puzzle suite.
 //
 //	go run ./cmd/gomoku/internal/gen -openings engine/openings.txt
-//	go run ./cmd/gomoku/internal/gen -puzzles cmd/gomoku/testdata/puzzles.txt
+//	go run ./cmd/gomoku/internal/gen -puzzles engine/puzzle/puzzles.txt
 package main
 
 import (

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"github.com/gomoku-arena/gomoku/cmd/gomoku/internal/puzzle"
 	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/engine/puzzle"
 )
 
 var lineDirs = [4]engine.Point{{X: 1}, {Y: 1}, {X: 1, Y: 1}, {X: 1, Y: -1}}

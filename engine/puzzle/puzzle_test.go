@@ -11,8 +11,6 @@ import (
 	"github.com/gomoku-arena/gomoku/engine"
 )
 
-const suitePath = "../../testdata/puzzles.txt"
-
 func pts(t *testing.T, s string) []engine.Point {
 	t.Helper()
 	m, err := engine.ParseMoves(s, 15)
@@ -76,15 +74,17 @@ func TestSolverKnownAnswers(t *testing.T) {
 }
 
 func TestSuiteVerified(t *testing.T) {
-	path, minCount := suitePath, 150
-	if p := os.Getenv("PUZZLE_SUITE"); p != "" { // check another file (the generator's output)
-		path, minCount = p, 0
+	ps, err := Shipped()
+	require.NoError(t, err)
+	minCount := 150
+	if path := os.Getenv("PUZZLE_SUITE"); path != "" { // check another file (the generator's output)
+		f, err := os.Open(path)
+		require.NoError(t, err)
+		defer f.Close()
+		ps, err = Parse(f)
+		require.NoError(t, err)
+		minCount = 0
 	}
-	f, err := os.Open(path)
-	require.NoError(t, err)
-	defer f.Close()
-	ps, err := Parse(f)
-	require.NoError(t, err)
 	require.GreaterOrEqual(t, len(ps), minCount)
 	counts := map[string]int{}
 	ids := map[string]bool{}
@@ -140,4 +140,21 @@ func BenchmarkVCF(b *testing.B) {
 	for b.Loop() {
 		NewSolver().VCFLength(bd, 4)
 	}
+}
+
+func TestShippedIDs(t *testing.T) {
+	ps, err := Shipped()
+	require.NoError(t, err)
+	require.NotEmpty(t, ps)
+	ids := map[string]bool{}
+	for _, p := range ps {
+		assert.Regexp(t, `^[a-z-]+-\d{3}$`, p.ID)
+		assert.True(t, strings.HasPrefix(p.ID, p.Category+"-"), "%s: the id names its category", p.ID)
+		assert.False(t, ids[p.ID], "duplicate id %s", p.ID)
+		ids[p.ID] = true
+	}
+	again, err := Shipped()
+	require.NoError(t, err)
+	again[0].Moves[0] = engine.Point{}
+	assert.NotEqual(t, again[0].Moves[0], ps[0].Moves[0], "each call returns fresh slices")
 }
