@@ -149,8 +149,8 @@ func TestAILevelFor(t *testing.T) {
 	for _, c := range []struct {
 		rating float64
 		want   string
-	}{{0, "beginner"}, {1299, "beginner"}, {1300, "novice"}, {1500, "intermediate"}, {1699, "intermediate"},
-		{1700, "advanced"}, {1900, "expert"}, {2100, "master"}, {3000, "master"}} {
+	}{{0, "beginner"}, {1100, "novice"}, {1314, "novice"}, {1500, "intermediate"}, {1601, "advanced"},
+		{1850, "expert"}, {2100, "master"}, {3000, "master"}} {
 		require.Equal(t, c.want, AILevelFor(c.rating), "%v", c.rating)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"math"
 	"slices"
 	"sync"
 	"time"
@@ -305,14 +304,9 @@ func (r ledgerRatings) Rating(ctx context.Context, playerID string, pool pairing
 	return rt.R, err
 }
 
-// AILevelFor is the AI level offered to a player of rating who waited long enough:
-// the levels in order of strength over bands of 200 points centred on 1500
-// (intermediate, the default level), until AI levels have measured ratings.
-func AILevelFor(rating float64) string {
-	levels := []string{"beginner", "novice", "intermediate", "advanced", "expert", "master"}
-	i := int(math.Floor((rating - 1100) / 200))
-	return levels[min(max(i, 0), len(levels)-1)]
-}
+// AILevelFor is the AI level offered to a player of rating r (in the seek's pool) who
+// waited long enough: the level whose published rating is nearest.
+func AILevelFor(r float64) string { return rating.NearestLevel(r) }
 
 // SeatPaired implements PairedRooms.
 func (a *ManagerRooms) SeatPaired(ctx context.Context, id string, settings room.Settings, who Player, color string) error {

@@ -1,5 +1,7 @@
 package rating
 
+import "math"
+
 // The built-in AI levels' published ratings, on the players' scale. They come from the
 // level ladder in docs/strength (gomoku match between neighbouring levels, 200 games
 // each at 200 ms per move, 15×15 freestyle, balanced openings): the Elo differences
@@ -22,4 +24,17 @@ var levelRatings = map[string]int{
 func LevelRating(level string) (int, bool) {
 	r, ok := levelRatings[level]
 	return r, ok
+}
+
+// NearestLevel returns the built-in AI level whose published rating is nearest r (of
+// two equally near, the weaker): the level that matches a player of rating r.
+func NearestLevel(r float64) string {
+	best, bestR := "", 0
+	for name, lr := range levelRatings {
+		d, bd := math.Abs(float64(lr)-r), math.Abs(float64(bestR)-r)
+		if best == "" || d < bd || (d == bd && lr < bestR) {
+			best, bestR = name, lr
+		}
+	}
+	return best
 }

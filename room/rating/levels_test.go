@@ -22,3 +22,19 @@ func TestLevelRatings(t *testing.T) {
 	_, ok := LevelRating("grandmaster")
 	assert.False(t, ok)
 }
+
+// NearestLevel picks the level whose published rating is nearest, the weaker of two
+// equally near (1600 is 106 from intermediate's 1494 and from advanced's 1706).
+func TestNearestLevel(t *testing.T) {
+	for _, c := range []struct {
+		rating float64
+		want   string
+	}{
+		{0, "beginner"}, {1000, "beginner"}, {1067, "beginner"}, {1068, "novice"},
+		{1314, "novice"}, {1315, "intermediate"}, {1500, "intermediate"}, {1600, "intermediate"},
+		{1601, "advanced"}, {1820, "advanced"}, {1821, "expert"}, {2081, "expert"},
+		{2082, "master"}, {3000, "master"},
+	} {
+		assert.Equal(t, c.want, NearestLevel(c.rating), "%v", c.rating)
+	}
+}
