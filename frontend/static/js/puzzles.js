@@ -292,6 +292,8 @@ export function renderPuzzles(main, { id, playerName }) {
 
   const oldTitle = document.title;
   const off = onLang(() => { drawAll(); board.relabel(); });
+  // A read-only view for the browser tests, as the game page's window.__gomoku.
+  /** @type {any} */ (window).__puzzle = { state: () => page.st };
   drawAll();
   load(id);
   return () => {
@@ -299,5 +301,6 @@ export function renderPuzzles(main, { id, playerName }) {
     gen++;
     stopAnimation();
     document.title = oldTitle;
+    delete /** @type {any} */ (window).__puzzle;
   };
 }
