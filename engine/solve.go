@@ -15,6 +15,9 @@ type ForcedWin struct {
 	// Line is the VCF's line, attacker and forced replies alternating (NoPoint where any
 	// defence loses), or the VCT's first move. Line[0] is the winning move.
 	Line []Point
+	// Nodes the solvers searched, reported whether or not they found a win (a caller
+	// sharing a node budget between many calls charges it).
+	Nodes uint64
 }
 
 // Solve looks for a forced win of the side to move on b with the engine's threat
@@ -42,7 +45,7 @@ func (e *Engine) Solve(ctx context.Context, b *Board, nodes uint64, vct bool) (F
 	for depth := 3; depth <= maxPly-40 && s.nodes < s.vcfStop && !s.stopped; depth += 2 {
 		s.vcfCut = false
 		if d := s.vcf(0, depth); d > 0 && !s.stopped {
-			w := ForcedWin{Plies: d}
+			w := ForcedWin{Plies: d, Nodes: s.nodes}
 			for _, q := range s.vcfLine[:d] {
 				if q < 0 {
 					w.Line = append(w.Line, NoPoint)
@@ -57,12 +60,12 @@ func (e *Engine) Solve(ctx context.Context, b *Board, nodes uint64, vct bool) (F
 		}
 	}
 	if !vct || s.stopped {
-		return ForcedWin{}, false
+		return ForcedWin{Nodes: s.nodes}, false
 	}
 	s.vctStop = s.nodes + nodes
 	if d := s.vctAttack(0, 15, 0); d > 0 && !s.stopped {
 		m := cellPoint(int(s.vctMove[0]))
-		return ForcedWin{VCT: true, Plies: d, Line: []Point{m}}, b.Check(m) == nil
+		return ForcedWin{VCT: true, Plies: d, Line: []Point{m}, Nodes: s.nodes}, b.Check(m) == nil
 	}
-	return ForcedWin{}, false
+	return ForcedWin{Nodes: s.nodes}, false
 }

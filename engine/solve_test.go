@@ -46,6 +46,9 @@ func TestSolveCases(t *testing.T) {
 			b := puzzleBoard(t, Freestyle, tc.black, tc.white, tc.toMove)
 			w, ok := New(Options{HashMiB: 1}).Solve(context.Background(), b, 0, tc.vct)
 			require.Equal(t, tc.want, ok, "%+v", w)
+			if tc.wantVCT {
+				assert.Positive(t, w.Nodes, "the nodes searched are reported")
+			}
 			if ok {
 				assert.Equal(t, tc.wantVCT, w.VCT)
 				require.NoError(t, b.Check(w.Line[0]))

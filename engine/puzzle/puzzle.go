@@ -1,8 +1,3 @@
-// Package puzzle reads, writes and verifies tactical Gomoku puzzles: positions with the
-// side to move, a category and the accepted answers, each answer set recomputed by the
-// solver in this package. The verified suite shipped with Gomoku Arena is embedded
-// (Shipped); `gomoku puzzles` runs it against a player. Like package engine it does no
-// I/O and keeps no mutable package state.
 package puzzle
 
 import (

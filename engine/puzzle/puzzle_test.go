@@ -11,7 +11,7 @@ import (
 	"github.com/gomoku-arena/gomoku/engine"
 )
 
-func pts(t *testing.T, s string) []engine.Point {
+func pts(t testing.TB, s string) []engine.Point {
 	t.Helper()
 	m, err := engine.ParseMoves(s, 15)
 	require.NoError(t, err)

@@ -1,0 +1,463 @@
+package puzzle
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/gomoku-arena/gomoku/engine"
+)
+
+// The trainer: the user plays the attacker's moves of a puzzle, one at a time, and the
+// server answers each with the best defence until the attacker makes five. Check,
+// Hint and Solution are pure functions of the puzzle and the line played since its
+// start (attacker, defender, attacker, ...); they keep no state between calls.
+
+// Mode says how the trainer plays a puzzle.
+type Mode uint8
+
+// The trainer's modes.
+const (
+	// Attack: the side to move has a forced win (win-in-one, vcf, vct, and the traps
+	// whose answers win). The user plays the attacker's moves until the five; every
+	// move must keep a forced win within the puzzle's limit (see Check).
+	Attack Mode = iota + 1
+	// Defence: the side to move must parry (must-block, open-three, and the traps whose
+	// answers are blocks). A one-move puzzle: the correct moves are the puzzle's Answers.
+	Defence
+)
+
+// String returns "attack" or "defence".
+func (m Mode) String() string {
+	switch m {
+	case Attack:
+		return "attack"
+	case Defence:
+		return "defence"
+	}
+	return "unknown"
+}
+
+// ModeOf returns the trainer's mode of p: Attack for win-in-one, vcf and vct; Defence
+// for must-block and open-three; for renju-trap and overline-trap, Attack when the side
+// to move has a winning point or no five point to block, Defence when it must block.
+func ModeOf(p Puzzle) (Mode, error) {
+	switch p.Category {
+	case WinInOne, VCF, VCT:
+		return Attack, nil
+	case MustBlock, OpenThree:
+		return Defence, nil
+	case RenjuTrap, OverlineTrap:
+		b, err := p.Board()
+		if err != nil {
+			return 0, err
+		}
+		me := b.ToMove()
+		if len(WinningPoints(b, me)) == 0 && len(WinningPoints(b, me.Opponent())) > 0 {
+			return Defence, nil
+		}
+		return Attack, nil
+	}
+	return 0, fmt.Errorf("%w: %q", ErrCategory, p.Category)
+}
+
+// Result is the outcome of one trainer step.
+type Result uint8
+
+// The results of Check.
+const (
+	// Continue: the move keeps a forced win; Step.Reply is the defender's answer.
+	Continue Result = iota + 1
+	// Solved: the move wins (a five under the puzzle's rule), or is a correct answer of
+	// a defence puzzle.
+	Solved
+	// Wrong: the move lets the win slip (or is forbidden, or is no answer of a defence
+	// puzzle); Step.Solution is a winning line from the position before it.
+	Wrong
+)
+
+// String returns "continue", "solved" or "wrong" (the words of the HTTP API).
+func (r Result) String() string {
+	switch r {
+	case Continue:
+		return "continue"
+	case Solved:
+		return "solved"
+	case Wrong:
+		return "wrong"
+	}
+	return "unknown"
+}
+
+// Step is the trainer's verdict on one attacker move.
+type Step struct {
+	Result Result
+	// Reply is the defender's answer when Result is Continue, else engine.NoPoint.
+	Reply engine.Point
+	// Solution, when Result is Wrong, is the rest of a winning line from the position
+	// before the move: attacker, best defence, ..., the five (for a defence puzzle, one
+	// correct answer); nil when the budget ran out before it was found (the verdict
+	// stands).
+	Solution []engine.Point
+}
+
+// Trainer errors. A cancelled or expired context is returned as ctx.Err().
+var (
+	// ErrBadMove: the move is off the board or on an occupied point (a renju
+	// forbidden point is no error: it is Wrong).
+	ErrBadMove = errors.New("puzzle: the move is not an empty point of the board")
+	// ErrBadLine: the line is not a legal continuation of the puzzle, or the game is
+	// already over (or, for a defence puzzle, not empty).
+	ErrBadLine = errors.New("puzzle: the line is not a legal continuation of the puzzle")
+	// ErrBudget: the node budget ran out before the verdict was certain.
+	ErrBudget = errors.New("puzzle: the node budget ran out")
+	// ErrNoWin: the solver finds no forced win for the attacker in the position.
+	ErrNoWin = errors.New("puzzle: no forced win found")
+)
+
+// Trainer limits.
+const (
+	// DefaultBudget is the node budget of a call given budget 0. A step of a shipped
+	// puzzle typically needs some thousands of nodes, a solution some tens of
+	// thousands (docs/performance.md).
+	DefaultBudget = 2_000_000
+	// SolveNodes caps each solver call (VCF and VCT each). The verdicts do not depend on
+	// the budget: a call whose answer would have needed more than what the budget had
+	// left fails with ErrBudget instead.
+	SolveNodes = 20_000
+	// callNodes is what a solver call costs besides its nodes (setting up the engine's
+	// board takes about as long as searching 100 nodes).
+	callNodes = 100
+	// Slack is how many attacker moves slower than the shortest win the solver finds
+	// from the puzzle's start a line may take and still count as correct.
+	Slack = 2
+)
+
+// Check judges the attacker's next move of an attack puzzle, or the answer of a defence
+// puzzle. line is the moves played since the puzzle's start (attacker, defender, ...;
+// empty at the start), move the attacker's next move. An attack move is accepted iff it
+// makes five (Solved), or after it every legal defence still loses to the solver's
+// VCF/VCT so that the whole line from the start takes at most Slack attacker moves more
+// than the shortest win from the start (Continue, with the defence that makes the
+// remaining win longest: ties go to a block of a five point, then to the point nearest
+// the move, then to the lowest row and column). Anything else is Wrong, with a
+// solution from the position before the move.
+//
+// budget caps the solver nodes of the call (0: DefaultBudget). e must not be used by
+// anyone else during the call. Errors: ErrBadMove, ErrBadLine, ErrBudget, ErrNoWin
+// (a wrong move where no winning line is found for the solution either), ctx.Err().
+func Check(ctx context.Context, e *engine.Engine, p Puzzle, line []engine.Point, move engine.Point, budget uint64) (Step, error) {
+	t, b, err := start(ctx, e, p, line, budget)
+	if err != nil {
+		return Step{}, err
+	}
+	switch err := b.Check(move); {
+	case errors.Is(err, engine.ErrForbidden):
+	case err != nil:
+		return Step{}, fmt.Errorf("%w: %s: %w", ErrBadMove, move, err)
+	}
+	if t.mode == Defence {
+		if b.Check(move) == nil && p.Accepts(move) {
+			return Step{Result: Solved, Reply: engine.NoPoint}, nil
+		}
+		return Step{Result: Wrong, Reply: engine.NoPoint, Solution: p.Answers[:1]}, nil
+	}
+	if b.Play(move) == nil {
+		if o := b.Outcome(); o.Over && o.Winner == t.att {
+			return Step{Result: Solved, Reply: engine.NoPoint}, nil
+		}
+		if !b.Outcome().Over {
+			reply, ok, err := t.defend(b, t.limit-b.Ply())
+			if err != nil {
+				return Step{}, err
+			}
+			if ok {
+				return Step{Result: Continue, Reply: reply}, nil
+			}
+		}
+		_, _ = b.Undo()
+	}
+	sol, err := t.solution(b)
+	if err != nil && !errors.Is(err, ErrBudget) && !errors.Is(err, ErrNoWin) {
+		return Step{}, err
+	}
+	return Step{Result: Wrong, Reply: engine.NoPoint, Solution: sol}, nil
+}
+
+// Hint returns one correct next move after line: a winning attacker move that Check
+// accepts, or for a defence puzzle its first answer. Errors as Check's.
+func Hint(ctx context.Context, e *engine.Engine, p Puzzle, line []engine.Point, budget uint64) (engine.Point, error) {
+	t, b, err := start(ctx, e, p, line, budget)
+	if err != nil {
+		return engine.NoPoint, err
+	}
+	if t.mode == Defence {
+		return p.Answers[0], nil
+	}
+	m, _, err := t.attack(b)
+	return m, err
+}
+
+// Solution returns the rest of a winning line after line: attacker moves (each one Hint
+// would give) and the best defences (each one Check would reply), ending with the
+// five; for a defence puzzle its first answer. Errors as Check's.
+func Solution(ctx context.Context, e *engine.Engine, p Puzzle, line []engine.Point, budget uint64) ([]engine.Point, error) {
+	t, b, err := start(ctx, e, p, line, budget)
+	if err != nil {
+		return nil, err
+	}
+	if t.mode == Defence {
+		return p.Answers[:1], nil
+	}
+	return t.solution(b)
+}
+
+// trainer holds one call's solver, budget and limit.
+type trainer struct {
+	ctx   context.Context
+	e     *engine.Engine
+	left  uint64       // nodes left of the budget
+	att   engine.Color // the attacker
+	mode  Mode
+	limit int            // the ply (stones on the board) by which the attacker must have made five
+	first []engine.Point // the puzzle's answers, at its start: fall-back first moves
+}
+
+// start builds the trainer and the board after line, checking both.
+func start(ctx context.Context, e *engine.Engine, p Puzzle, line []engine.Point, budget uint64) (*trainer, *engine.Board, error) {
+	if budget == 0 {
+		budget = DefaultBudget
+	}
+	mode, err := ModeOf(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := p.Board()
+	if err != nil {
+		return nil, nil, err
+	}
+	t := &trainer{ctx: ctx, e: e, left: budget, att: b.ToMove(), mode: mode}
+	if mode == Defence {
+		if len(line) > 0 || len(p.Answers) == 0 {
+			return nil, nil, ErrBadLine
+		}
+		return t, b, nil
+	}
+	if b.Outcome().Over {
+		return nil, nil, ErrBadLine
+	}
+	w, ok, err := t.solve(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ok {
+		return nil, nil, fmt.Errorf("%w: at the puzzle's start", ErrNoWin)
+	}
+	t.limit = b.Ply() + w.Plies + 2*Slack
+	if len(line) == 0 {
+		t.first = p.Answers
+	}
+	for i, m := range line {
+		if err := b.Play(m); err != nil || b.Outcome().Over {
+			return nil, nil, fmt.Errorf("%w: move %d (%s)", ErrBadLine, i+1, m)
+		}
+	}
+	if b.ToMove() != t.att {
+		return nil, nil, fmt.Errorf("%w: the attacker is not to move", ErrBadLine)
+	}
+	return t, b, nil
+}
+
+// solve runs the engine's solvers for the side to move on b within SolveNodes, charged
+// to the budget. ok false: no win found; ErrBudget when the budget cut the search.
+func (t *trainer) solve(b *engine.Board) (engine.ForcedWin, bool, error) {
+	if err := t.ctx.Err(); err != nil {
+		return engine.ForcedWin{}, false, err
+	}
+	for _, m := range WinningPoints(b, b.ToMove()) { // cheaper than the engine's set-up
+		if b.Check(m) == nil {
+			return engine.ForcedWin{Plies: 1, Line: []engine.Point{m}}, true, nil
+		}
+	}
+	if t.left <= callNodes {
+		return engine.ForcedWin{}, false, ErrBudget
+	}
+	t.left -= callNodes
+	n := min(uint64(SolveNodes), t.left/2)
+	w, ok := t.e.Solve(t.ctx, b, max(n, 1), true)
+	t.left -= min(t.left, w.Nodes)
+	if err := t.ctx.Err(); err != nil {
+		return engine.ForcedWin{}, false, err
+	}
+	if !ok && n < SolveNodes && w.Nodes >= n {
+		return w, false, ErrBudget
+	}
+	return w, ok, nil
+}
+
+// defend evaluates every legal defence on b (the defender to move) and returns the one
+// after which the attacker's win is longest. ok is false when some defence escapes: it
+// wins, or the attacker has no win within left plies after it.
+func (t *trainer) defend(b *engine.Board, left int) (engine.Point, bool, error) {
+	def := t.att.Opponent()
+	if len(WinningPoints(b, def)) > 0 {
+		return engine.NoPoint, false, nil // the defender's four was left open: it wins
+	}
+	fives := WinningPoints(b, t.att)
+	var straight []engine.Point
+	if len(fives) == 0 && (b.Rule() != engine.Renju || t.att == engine.White) {
+		straight = straightFours(b, t.att)
+	}
+	var cands []engine.Point
+	forEachLegal(b, func(q engine.Point) { cands = append(cands, q) })
+	// Near the move first: escapes are found sooner, and ties go to the nearer point.
+	last := b.LastMove()
+	slices.SortStableFunc(cands, func(a, c engine.Point) int { return dist(a, last) - dist(c, last) })
+	best, bestPlies, bestBlock := engine.NoPoint, -1, false
+	for _, q := range cands {
+		block := slices.Contains(fives, q)
+		plies, err := t.afterDefence(b, q, fives, block, straight)
+		if err != nil {
+			return engine.NoPoint, false, err
+		}
+		if plies == 0 || 1+plies > left {
+			return q, false, nil
+		}
+		if plies > bestPlies || plies == bestPlies && block && !bestBlock {
+			best, bestPlies, bestBlock = q, plies, block
+		}
+	}
+	if best == engine.NoPoint {
+		return engine.NoPoint, false, nil // no legal defence: nothing to answer with
+	}
+	return best, true, nil
+}
+
+// afterDefence returns the plies of the attacker's win after the defence q on b, 0 when
+// it has none. fives are the attacker's five points before q (block: q is one of them),
+// straight its straight-four points.
+func (t *trainer) afterDefence(b *engine.Board, q engine.Point, fives []engine.Point, block bool, straight []engine.Point) (int, error) {
+	def := t.att.Opponent()
+	switch {
+	case len(fives) > 0 && !block:
+		return 1, nil // a five point stays open
+	case keepsStraightFour(straight, q) && !makesFour(b, q, def):
+		// A straight four stays and the defender gets no four: the shortest VCF, three
+		// plies, without the solver's set-up.
+		return 3, nil
+	}
+	if err := b.Play(q); err != nil {
+		return 0, err
+	}
+	defer b.Undo()
+	if b.Outcome().Over {
+		return 0, nil // the defender's five, or a draw on a full board
+	}
+	w, ok, err := t.solve(b)
+	if err != nil || !ok {
+		return 0, err
+	}
+	return w.Plies, nil
+}
+
+// straightFours returns the empty points where c (not to move on b) would make two
+// five points or more at once.
+func straightFours(b *engine.Board, c engine.Color) []engine.Point {
+	var out []engine.Point
+	nearLines(b, c, func(m engine.Point) bool {
+		n := 0
+		for _, d := range dirs {
+			if lineCount(b, m, d, c) < 3 {
+				continue
+			}
+			for k := -4; k <= 4 && n < 2; k++ {
+				e := engine.Point{X: m.X + k*d.X, Y: m.Y + k*d.Y}
+				if k != 0 && e.Valid(b.Size()) && b.At(e) == engine.Empty && makesFive(b, e, c, m) {
+					n++
+				}
+			}
+		}
+		if n >= 2 {
+			out = append(out, m)
+		}
+		return true
+	})
+	return out
+}
+
+// keepsStraightFour reports whether a defender stone on q leaves one of the straight
+// four points intact: q is on none of the four lines through it within four points
+// (where its stones and five points lie).
+func keepsStraightFour(straight []engine.Point, q engine.Point) bool {
+	for _, m := range straight {
+		dx, dy := abs(q.X-m.X), abs(q.Y-m.Y)
+		if (dx != 0 && dy != 0 && dx != dy) || max(dx, dy) > 4 {
+			return true
+		}
+	}
+	return false
+}
+
+// attack returns a winning attacker move on b (the attacker to move) that Check
+// accepts and the defence Check would reply (NoPoint after a five).
+func (t *trainer) attack(b *engine.Board) (engine.Point, engine.Point, error) {
+	if w := WinningPoints(b, t.att); len(w) > 0 {
+		for _, m := range w {
+			if b.Check(m) == nil {
+				return m, engine.NoPoint, nil
+			}
+		}
+	}
+	w, ok, err := t.solve(b)
+	if err != nil {
+		return engine.NoPoint, engine.NoPoint, err
+	}
+	var cands []engine.Point
+	if ok {
+		cands = append(cands, w.Line[0])
+	}
+	// The solver's first move may win too slowly for the limit (or, rarely, not against
+	// every defence): the puzzle's answers and the other fours are the fall-backs.
+	for _, m := range append(slices.Clone(t.first), fourMoves(b)...) {
+		if !slices.Contains(cands, m) {
+			cands = append(cands, m)
+		}
+	}
+	for _, m := range cands {
+		if b.Play(m) != nil {
+			continue
+		}
+		reply, ok, err := t.defend(b, t.limit-b.Ply())
+		_, _ = b.Undo()
+		if err != nil {
+			return engine.NoPoint, engine.NoPoint, err
+		}
+		if ok {
+			return m, reply, nil
+		}
+	}
+	return engine.NoPoint, engine.NoPoint, ErrNoWin
+}
+
+// solution plays attack and defend from b (the attacker to move) to the five.
+func (t *trainer) solution(b *engine.Board) ([]engine.Point, error) {
+	b = b.Clone()
+	var out []engine.Point
+	for !b.Outcome().Over {
+		m, reply, err := t.attack(b)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+		_ = b.Play(m)
+		if reply != engine.NoPoint {
+			out = append(out, reply)
+			_ = b.Play(reply)
+		}
+	}
+	return out, nil
+}
+
+// dist is the Chebyshev distance between two points.
+func dist(a, b engine.Point) int { return max(abs(a.X-b.X), abs(a.Y-b.Y)) }
