@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/gomoku-arena/gomoku/engine"
 )
 
 // benchCheck times Check of one attacker move of a shipped puzzle at its start.
@@ -34,5 +36,15 @@ func BenchmarkSolution(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_, _ = Solution(context.Background(), e, p, nil, 0)
+	}
+}
+
+// BenchmarkMine: every position of a recorded 25-move freestyle game (two VCT puzzles).
+func BenchmarkMine(b *testing.B) {
+	moves := recorded(b, "freestyle.psq")
+	e := newEngine()
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = Mine(context.Background(), e, engine.Freestyle, 15, moves, MineOptions{})
 	}
 }

@@ -26,4 +26,12 @@
 // remaining line. A defence puzzle is one move: its Answers are correct, any other
 // move is Wrong. Check, Hint and Solution keep no state between calls; each is bounded
 // by a node budget and its context.
+//
+// # Mining
+//
+// Mine turns a finished game into puzzles: the positions where the side to move had a
+// short forced win (a VCF of at most 7 attacker moves or a VCT of at most 5 by
+// default), each verified by playing the trainer's Solution against the best defence.
+// CanonicalKey identifies a position under the board's eight symmetries, so the same
+// puzzle reached in several games (or mirrored) is stored once.
 package puzzle
