@@ -161,7 +161,7 @@ func Check(ctx context.Context, e *engine.Engine, p Puzzle, line []engine.Point,
 		if b.Check(move) == nil && p.Accepts(move) {
 			return Step{Result: Solved, Reply: engine.NoPoint}, nil
 		}
-		return Step{Result: Wrong, Reply: engine.NoPoint, Solution: p.Answers[:1]}, nil
+		return Step{Result: Wrong, Reply: engine.NoPoint, Solution: slices.Clone(p.Answers[:1])}, nil
 	}
 	if b.Play(move) == nil {
 		if o := b.Outcome(); o.Over && o.Winner == t.att {
@@ -208,7 +208,7 @@ func Solution(ctx context.Context, e *engine.Engine, p Puzzle, line []engine.Poi
 		return nil, err
 	}
 	if t.mode == Defence {
-		return p.Answers[:1], nil
+		return slices.Clone(p.Answers[:1]), nil
 	}
 	return t.solution(b)
 }

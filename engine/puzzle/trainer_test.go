@@ -2,6 +2,7 @@ package puzzle
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -183,4 +184,43 @@ func TestResultAndModeStrings(t *testing.T) {
 	assert.Equal(t, []string{"continue", "solved", "wrong", "unknown"},
 		[]string{Continue.String(), Solved.String(), Wrong.String(), Result(0).String()})
 	assert.Equal(t, []string{"attack", "defence", "unknown"}, []string{Attack.String(), Defence.String(), Mode(0).String()})
+}
+
+// FuzzCheck feeds Check any line and move on a shipped VCF puzzle: it never panics,
+// bad input is an error of its kind, and a verdict is one of the three results.
+func FuzzCheck(f *testing.F) {
+	f.Add("", "e10")
+	f.Add("e10 d11", "f11")
+	f.Add("e10 d11 f11", "g11")
+	f.Add("h8", "a1")
+	f.Add("e10 a1", "a2")
+	p := shipped(f, "vcf-022")
+	e := newEngine()
+	f.Fuzz(func(t *testing.T, line, move string) {
+		l, err := engine.ParseMoves(line, 15)
+		if err != nil || len(l) > 12 {
+			return
+		}
+		m, err := engine.ParsePoint(move, 15)
+		if err != nil {
+			m = engine.Point{X: len(move) - 3, Y: 20 - len(line)} // off the board too
+		}
+		st, err := Check(context.Background(), e, p, l, m, 200_000)
+		if err != nil {
+			require.True(t, errors.Is(err, ErrBadMove) || errors.Is(err, ErrBadLine) || errors.Is(err, ErrBudget) ||
+				errors.Is(err, ErrNoWin), "%v", err)
+			return
+		}
+		require.Contains(t, []Result{Continue, Solved, Wrong}, st.Result)
+		if st.Result == Continue {
+			require.NoError(t, func() error {
+				b, err := p.Board()
+				require.NoError(t, err)
+				for _, q := range append(l, m) {
+					require.NoError(t, b.Play(q))
+				}
+				return b.Check(st.Reply)
+			}(), "the reply is legal")
+		}
+	})
 }
