@@ -37,6 +37,7 @@ func (s *Server) routes() *echo.Echo {
 	api.PATCH("/players/me", s.renameMe)
 	api.Match(getHead, "/players/:id", s.playerPage)
 	api.Match(getHead, "/leaderboard", s.leaderboard)
+	api.Match(getHead, "/pairing/pools", pairingPools)
 	s.accountRoutes(api)
 	api.POST("/rooms", s.createRoom)
 	api.Match(getHead, "/rooms", s.listRooms)

@@ -295,8 +295,7 @@ func (p *pairingService) seat(ctx context.Context, m pairing.Match, l *lobbySess
 type ledgerRatings struct{ l *ledger.Ledger }
 
 func (r ledgerRatings) Rating(ctx context.Context, playerID string, pool pairing.Pool) (float64, error) {
-	t := pool.Time()
-	rp, ok := rating.PoolOf(pool.Rule, t.Base(), t.Increment(), t.PerMove())
+	rp, ok := ratingPoolOf(pool)
 	if !ok {
 		return DefaultRating, nil
 	}

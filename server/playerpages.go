@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/ledger"
 	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/gomoku-arena/gomoku/room/rating"
@@ -41,10 +42,13 @@ type PoolStats struct {
 	History     []ledger.Point `json:"history"`
 }
 
-// PlayerGame is one of a player's recent games, with the link to its replay.
+// PlayerGame is one of a player's recent games, with the link to its replay and, for
+// a rated game, the player's rating change as the game page shows it (rounded; the
+// rating after it provisional or not).
 type PlayerGame struct {
 	ledger.GameEntry
-	Replay string `json:"replay"`
+	Replay string            `json:"replay"`
+	Change *room.RatingDelta `json:"change,omitempty"`
 }
 
 // PlayerPage is GET /api/players/{id}.
@@ -139,7 +143,11 @@ func (s *Server) playerPage(c echo.Context) error {
 		return err
 	}
 	for _, g := range games {
-		out.Games = append(out.Games, PlayerGame{GameEntry: g, Replay: replayPath(g.Room, g.Game)})
+		pg := PlayerGame{GameEntry: g, Replay: replayPath(g.Room, g.Game)}
+		if g.Before != nil && g.After != nil {
+			pg.Change = &room.RatingDelta{Before: int(math.Round(g.Before.R)), After: int(math.Round(g.After.R)), Provisional: g.After.Provisional()}
+		}
+		out.Games = append(out.Games, pg)
 	}
 	return c.JSON(http.StatusOK, out)
 }

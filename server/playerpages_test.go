@@ -64,6 +64,11 @@ func TestPlayerPageAndLeaderboard(t *testing.T) {
 		assert.Equal(t, "/r/rr?game=30", page.Games[1].Replay)
 		assert.Equal(t, "Bob", page.Games[1].Opponent.Name)
 		assert.Equal(t, "loss", page.Games[1].Result)
+		assert.Nil(t, page.Games[0].Change, "a casual game changes no rating")
+		if c := page.Games[1].Change; assert.NotNil(t, c, "a rated game shows its change") {
+			assert.Less(t, c.After, c.Before, "a loss")
+			assert.False(t, c.Provisional, "established after 30 games")
+		}
 	}
 	var bobPage PlayerPage
 	require.Equal(t, http.StatusOK, e.do("GET", "/api/players/@bob", "", nil, &bobPage))

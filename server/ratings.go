@@ -3,11 +3,15 @@ package server
 import (
 	"context"
 	"log/slog"
+	"net/http"
 
+	"github.com/labstack/echo/v4"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/ledger"
+	"github.com/gomoku-arena/gomoku/room/pairing"
+	"github.com/gomoku-arena/gomoku/room/rating"
 )
 
 // roomPlayer is the room's view of an authenticated player: whether it has an
@@ -39,4 +43,39 @@ func newLedger(c redis.UniversalClient, cfg Config) (l *ledger.Ledger, rec *ledg
 	}
 	rec = ledger.NewRecorder(l, rooms, log.With("component", "ledger"))
 	return l, rec, func(m *room.Manager) { rooms.M = m }
+}
+
+// ratingPoolOf is the rating pool (rule × speed class) a quick-pairing pool plays in.
+func ratingPoolOf(p pairing.Pool) (rating.Pool, bool) {
+	t := p.Time()
+	return rating.PoolOf(p.Rule, t.Base(), t.Increment(), t.PerMove())
+}
+
+// SeekPool is one entry of GET /api/pairing/pools: a rule and clock one may seek and
+// the rating pool its games count in (the player's rating there is the one pairing uses).
+type SeekPool struct {
+	Rule       string `json:"rule"`
+	Clock      string `json:"clock"`
+	RatingPool string `json:"rating_pool"`
+}
+
+// pairingPools is GET /api/pairing/pools: every rule × clock of quick pairing with its
+// rating pool, so that pages show the rating pairing will use without computing the
+// speed classes themselves.
+func pairingPools(c echo.Context) error {
+	out := []SeekPool{}
+	for _, r := range rating.Rules {
+		for _, clock := range pairing.Clocks {
+			p, err := pairing.NewPool(r, clock, false)
+			if err != nil {
+				return err
+			}
+			rp, ok := ratingPoolOf(p)
+			if !ok {
+				continue
+			}
+			out = append(out, SeekPool{Rule: r, Clock: clock, RatingPool: rp.ID()})
+		}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"pools": out})
 }

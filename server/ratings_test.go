@@ -2,13 +2,18 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 
+	"github.com/labstack/echo/v4"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gomoku-arena/gomoku/room/pairing"
 	"github.com/gomoku-arena/gomoku/room/protocol"
+	"github.com/gomoku-arena/gomoku/room/rating"
 )
 
 // account makes p an account (as signing up does) without going through the API.
@@ -68,4 +73,34 @@ func TestRatedRoomEndToEnd(t *testing.T) {
 	}
 	require.Equal(t, http.StatusOK, e.do("GET", "/api/rooms/"+id2, "", nil, &snap))
 	assert.Equal(t, "1662?", snap.Black.Player.Rating)
+}
+
+// TestPairingPools: GET /api/pairing/pools lists every rule × clock one may seek with
+// the rating pool of its speed class (base + 40 × increment).
+func TestPairingPools(t *testing.T) {
+	req := httptest.NewRequest(http.MethodGet, "/api/pairing/pools", nil)
+	rec := httptest.NewRecorder()
+	require.NoError(t, pairingPools(echo.New().NewContext(req, rec)))
+	require.Equal(t, http.StatusOK, rec.Code)
+	var got struct{ Pools []SeekPool }
+	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &got))
+	require.Len(t, got.Pools, len(rating.Rules)*len(pairing.Clocks), "every seekable pool has a rating pool")
+	find := func(rule, clock string) string {
+		for _, p := range got.Pools {
+			if p.Rule == rule && p.Clock == clock {
+				return p.RatingPool
+			}
+		}
+		return ""
+	}
+	for _, c := range []struct{ rule, clock, want string }{
+		{"freestyle", "1+0", "freestyle-bullet"},
+		{"freestyle", "3+2", "freestyle-blitz"}, // 3 min + 40 × 2 s = 4:20
+		{"renju", "5+3", "renju-blitz"},         // 7 min
+		{"standard", "10+5", "standard-rapid"},  // 13:20
+		{"freestyle", "15+10", "freestyle-rapid"},
+		{"renju", "30+20", "renju-classical"},
+	} {
+		require.Equal(t, c.want, find(c.rule, c.clock), "%s %s", c.rule, c.clock)
+	}
 }

@@ -1,11 +1,14 @@
 package browsertest
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/gomoku-arena/gomoku/room/rating"
 )
 
 // watchToasts records every toast the page shows from now on in window.__toastLog (a
@@ -35,6 +38,9 @@ func TestRatedQuickPairingToThePlayerPages(t *testing.T) {
 	alice.logIn("alice_r", "tulip-sky-42")
 	require.Equal(t, aliceID, alice.storedPlayer().ID, "the same player on the second device")
 
+	// The panel shows the rating pairing uses in the chosen pool (the server's pool table).
+	alice.Wait("pool rating", `!document.querySelector('#pair-rating').hidden`, 10*time.Second)
+	require.Equal(t, "Your rating here: 1500?", Eval[string](alice, `document.querySelector('#pair-rating').textContent`))
 	alice.seek("freestyle", "3+2", true)
 	alice.Wait("waiting", `!document.querySelector('.pair-waiting').hidden`, 10*time.Second)
 	bob.seek("freestyle", "3+2", true)
@@ -64,10 +70,41 @@ func TestRatedQuickPairingToThePlayerPages(t *testing.T) {
 		rating := Eval[string](u.p, `document.querySelector('#player-ratings .rating-pool[data-pool="freestyle-blitz"] strong.rating').textContent`)
 		require.NotEmpty(t, rating)
 		require.False(t, strings.HasPrefix(rating, "1500"), "%s: rating %q moved from 1500", u.name, rating)
+		require.True(t, strings.HasSuffix(rating, "?"), "%s: rating %q is provisional after one game", u.name, rating)
+		require.NotEmpty(t, Eval[string](u.p, `document.querySelector('#player-ratings .rating-pool[data-pool="freestyle-blitz"] svg.rating-chart polyline').getAttribute('points')`),
+			"%s: the rating-history chart", u.name)
+		won, wdl := "Won", "Rated games: 1 won, 0 drawn, 0 lost"
+		if u.p != black {
+			won, wdl = "Lost", "Rated games: 0 won, 0 drawn, 1 lost"
+		}
+		require.Equal(t, wdl, Eval[string](u.p, `document.querySelector('#player-wdl').textContent`), u.name)
+		cells := Eval[[]string](u.p, `[...document.querySelectorAll('#player-games tbody tr td')].map((td) => td.textContent)`)
+		require.Len(t, cells, 5, u.name)
+		require.Equal(t, []string{won, "Freestyle"}, cells[1:3], "%s: result and rule", u.name)
+		require.Regexp(t, `^\d+\? \([+−]\d+\)$`, cells[3], "%s: the change, provisional", u.name)
 		require.Equal(t, 1, Eval[int](u.p, `document.querySelectorAll('#player-games tbody tr').length`), u.name)
 		require.Equal(t, "/@/id/"+u.opponent, Eval[string](u.p, `document.querySelector('#player-games tbody tr a').getAttribute('href')`),
 			"%s: the game against the opponent", u.name)
 		require.Contains(t, Eval[string](u.p, `document.querySelector('#player-games tbody tr a.btn').getAttribute('href')`),
 			strings.TrimPrefix(path, "/r/"), "%s: the replay of this room's game", u.name)
 	}
+}
+
+// TestRatedLevelsWhereAnAIIsChosen: the New game dialog names each AI level with its
+// published rating (the server's table), and the lobby shows it beside an AI seat.
+func TestRatedLevelsWhereAnAIIsChosen(t *testing.T) {
+	e := Setup(t)
+	p := e.NewPage(t, "chooser")
+	master, ok := rating.LevelRating("master")
+	require.True(t, ok)
+	path := p.CreateGame("ai", `f.level.value = 'master'`)
+	p.Open("/")
+	p.Click("#nav-new")
+	p.Wait("create dialog", `document.querySelector('#create-dialog #f-level') !== null`, 5*time.Second)
+	require.Equal(t, "Master, rating "+strconv.Itoa(master),
+		Eval[string](p, `document.querySelector('#f-level option[value="master"]').textContent`))
+	Eval[bool](p, `(() => { document.getElementById('create-dialog').close(); return true; })()`)
+	id := strings.TrimPrefix(path, "/r/")
+	p.Wait("the AI room in the lobby", `document.querySelector('a.room[data-room="`+id+`"] .badge-rating') !== null`, 15*time.Second)
+	require.Equal(t, strconv.Itoa(master), Eval[string](p, `document.querySelector('a.room[data-room="`+id+`"] .badge-rating').textContent`))
 }

@@ -76,4 +76,6 @@ test('lobby: a seat shows its name and its rating in the pool', () => {
   const ai = seatEntry({ kind: 'ai', name: 'expert', level: 'expert', engine: '', player_id: '', left: false });
   assert.equal(ai.rating, '');
   assert.match(ai.name, /^AI · /);
+  const rated = seatEntry({ kind: 'ai', name: 'expert', level: 'expert', engine: '', player_id: '', left: false }, { expert: 1934 });
+  assert.equal(rated.rating, '1934', "an AI seat shows its level's published rating");
 });

@@ -53,16 +53,23 @@ test('waitText and the AI game body', () => {
   assert.deepEqual(body.time, { base_ms: 180000, increment_ms: 2000, per_move_ms: 0 });
 });
 
-test('ratingPool maps a seek to its rating pool by speed class', () => {
+test('ratingPool reads the rating pool of a rule and clock from the server\'s table', () => {
+  // As GET /api/pairing/pools answers (server/ratings.go, TestPairingPools).
+  const pools = [
+    { rule: 'freestyle', clock: '1+0', rating_pool: 'freestyle-bullet' },
+    { rule: 'freestyle', clock: '3+2', rating_pool: 'freestyle-blitz' },
+    { rule: 'renju', clock: '5+3', rating_pool: 'renju-blitz' },
+    { rule: 'standard', clock: '10+5', rating_pool: 'standard-rapid' },
+  ];
   const cases = [
     ['freestyle', '1+0', 'freestyle-bullet'],
-    ['freestyle', '3+2', 'freestyle-blitz'], // 3 min + 40 × 2 s = 4:20
-    ['renju', '5+3', 'renju-blitz'], // 7 min
-    ['standard', '10+5', 'standard-rapid'], // 13:20
-    ['freestyle', '15+10', 'freestyle-rapid'], // 21:40
-    ['freestyle', '30+20', 'freestyle-classical'],
+    ['freestyle', '3+2', 'freestyle-blitz'],
+    ['renju', '5+3', 'renju-blitz'],
+    ['standard', '10+5', 'standard-rapid'],
+    ['renju', '10+5', ''], // not in the table
   ];
-  for (const [rule, clock, want] of cases) assert.equal(ratingPool(rule, clock), want, `${rule} ${clock}`);
+  for (const [rule, clock, want] of cases) assert.equal(ratingPool(pools, rule, clock), want, `${rule} ${clock}`);
+  assert.equal(ratingPool([], 'freestyle', '3+2'), '', 'nothing before the table is known');
 });
 
 test('poolRating reads the pool rating, 1500? without rated games there', () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { playerKey, playerPath, chartPath } from '../static/js/views/player.js';
+import { playerKey, playerPath, chartPath, changeText } from '../static/js/views/player.js';
 
 test('playerKey: account pages by username, anyone by id', () => {
   assert.equal(playerKey('/@/alice'), '@alice');
@@ -20,4 +20,9 @@ test('chartPath: oldest point on the left, highest rating at the top', () => {
   assert.deepEqual([c.min, c.max], [1500, 1600]);
   assert.equal(chartPath([{ r: 1500 }], 100, 50).points, '50.0,25.0', 'one point: centred, flat range widened');
   assert.equal(chartPath([], 100, 50).points, '');
+});
+
+test('changeText: the rating after a rated game with ? while provisional, and the difference', () => {
+  assert.equal(changeText({ before: 1500, after: 1662, provisional: true }), '1662? (+162)');
+  assert.equal(changeText({ before: 1720, after: 1711, provisional: false }), '1711 (−9)');
 });

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { signed, deltaParams, changeOf, seatRating } from '../static/js/rating.js';
+import { signed, deltaParams, changeOf, seatRating, levelLabel } from '../static/js/rating.js';
+import { setLang } from '../static/js/i18n.js';
 import { fromSnapshot, applyEvent, fromSummary } from '../static/js/state.js';
 import { snapshot, event } from './fixtures.js';
 
@@ -55,4 +56,13 @@ test("fromSummary keeps a seated player's rating for the lobby", () => {
   assert.equal(r.black?.rating, '1612');
   assert.equal(r.white, null);
   assert.equal(fromSummary(/** @type {any} */ ({ ...sum, black: { kind: 'human', player_id: 'p_a', name: 'Alice' } })).black?.rating, undefined);
+});
+
+test('levelLabel names a level with its published rating, in both languages', () => {
+  setLang('en');
+  assert.equal(levelLabel('expert', { expert: 1934 }), 'Expert, rating 1934');
+  assert.equal(levelLabel('expert', {}), 'Expert', 'just the name while the ratings are unknown');
+  setLang('zh');
+  assert.match(levelLabel('expert', { expert: 1934 }), /，等级分 1934$/);
+  setLang('en');
 });

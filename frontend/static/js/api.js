@@ -145,6 +145,43 @@ export function engines() {
   return call('GET', '/api/engines');
 }
 
+/** @type {Promise<Record<string, number>> | null} */
+let levelRatingsAsked = null;
+
+/**
+ * levelRatings returns the AI levels' published ratings by level name (GET /api/engines,
+ * asked once per page; a failed answer is asked again next time).
+ * @returns {Promise<Record<string, number>>}
+ */
+export function levelRatings() {
+  if (!levelRatingsAsked) {
+    levelRatingsAsked = engines().then((res) => {
+      /** @type {Record<string, number>} */
+      const out = {};
+      for (const l of res.levels || []) if (l.rating) out[l.name] = l.rating;
+      return out;
+    });
+    levelRatingsAsked.catch(() => { levelRatingsAsked = null; });
+  }
+  return levelRatingsAsked;
+}
+
+/** @type {Promise<{rule: string, clock: string, rating_pool: string}[]> | null} */
+let poolsAsked = null;
+
+/**
+ * pairingPools returns quick pairing's pools with the rating pool of each (GET
+ * /api/pairing/pools, asked once per page; a failed answer is asked again next time).
+ * @returns {Promise<{rule: string, clock: string, rating_pool: string}[]>}
+ */
+export function pairingPools() {
+  if (!poolsAsked) {
+    poolsAsked = call('GET', '/api/pairing/pools').then((res) => res.pools || []);
+    poolsAsked.catch(() => { poolsAsked = null; });
+  }
+  return poolsAsked;
+}
+
 /**
  * recordURL is the download link of a game record: game n of the room (0: the current
  * or last game).

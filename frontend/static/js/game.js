@@ -588,8 +588,8 @@ export class GameController {
     /** @type {Record<string, number>} */
     const got = {};
     this.levels = got;
-    api.engines().then((res) => {
-      for (const l of res.levels || []) if (l.rating) got[l.name] = l.rating;
+    api.levelRatings().then((res) => {
+      Object.assign(got, res);
       if (!this.closed) this.render();
     }, () => {});
     return this.levels;

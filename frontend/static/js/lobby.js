@@ -7,7 +7,7 @@ import * as store from './store.js';
 import { fromSummary } from './state.js';
 import { formatTimeControl } from './clock.js';
 import { mountPairing } from './pairing.js';
-import { seatRating } from './rating.js';
+import { seatRating, levelLabel } from './rating.js';
 
 const POLL_MS = 5000;
 const FALLBACK_LEVELS = ['beginner', 'novice', 'intermediate', 'advanced', 'expert', 'master'];
@@ -20,22 +20,18 @@ const TIME_PRESETS = [
   { id: 'none', base_ms: 0, increment_ms: 0 },
 ];
 
-let levelsCache = null;
-/** @type {Record<string, number>} the levels' published ratings (GET /api/engines) */
-const levelRatings = {};
+/** @type {Record<string, number>} the levels' published ratings (GET /api/engines, once known) */
+let levelRatings = {};
 
-/** levels returns the AI level names from GET /api/engines (cached). */
+/** levels returns the AI level names, strongest last (GET /api/engines' published ratings). */
 async function levels() {
-  if (levelsCache) return levelsCache;
   try {
-    const res = await api.engines();
-    const names = res.levels.map((l) => l.name);
-    for (const l of res.levels) if (l.rating) levelRatings[l.name] = l.rating;
-    levelsCache = names.length ? names : FALLBACK_LEVELS;
+    levelRatings = await api.levelRatings();
   } catch {
     return FALLBACK_LEVELS;
   }
-  return levelsCache;
+  const names = Object.keys(levelRatings).sort((a, b) => levelRatings[a] - levelRatings[b]);
+  return names.length ? names : FALLBACK_LEVELS;
 }
 
 function miniBoard() {
@@ -55,22 +51,24 @@ function miniBoard() {
 
 /**
  * seatEntry is what a lobby entry shows of a seated player: the name and the rating in
- * the room's pool when the server gives one. (The entry as a whole is one link to the
- * room, so a name cannot link to its player's page here; the room's player cards do.)
+ * the room's pool when the server gives one, or an AI level's published rating. (The
+ * entry as a whole is one link to the room, so a name cannot link to its player's page
+ * here; the room's player cards do.)
  * @param {import('./state.js').Seat} seat
+ * @param {Record<string, number>} [ratings] the AI levels' published ratings
  * @returns {{name: string, rating: string}}
  */
-export function seatEntry(seat) {
-  if (seat.kind !== 'human') return { name: seat.level ? t('seat.ai', { level: levelName(seat.level) }) : seat.name, rating: '' };
+export function seatEntry(seat, ratings = {}) {
+  if (seat.kind !== 'human') return { name: seat.level ? t('seat.ai', { level: levelName(seat.level) }) : seat.name, rating: seatRating(seat, ratings) };
   return { name: seat.name, rating: seatRating(seat) };
 }
 
 /** @param {import('./state.js').Seat | null} seat */
 function seatLabel(seat) {
   if (!seat) return h('span.muted', t('seat.open'));
-  const e = seatEntry(seat);
+  const e = seatEntry(seat, levelRatings);
   return h('span', null, e.name,
-    e.rating ? h('span.badge.badge-rating', { title: t('rating.title') }, e.rating) : null);
+    e.rating ? h('span.badge.badge-rating', { title: t(seat.kind === 'human' ? 'rating.title' : 'rating.level') }, e.rating) : null);
 }
 
 /**
@@ -175,6 +173,8 @@ export function renderLobby(main, ctx) {
   main.querySelector('.hero').after(pairing.el);
   draw();
   load();
+  // The AI seats show their levels' published ratings once known.
+  levels().then(() => { if (alive) draw(); });
   const timer = setInterval(() => { if (!document.hidden) load(); }, POLL_MS);
   const off = onLang(() => { applyI18n(main); draw(); pairing.redraw(); });
   document.title = `${t('app.title')} · 五子棋`;
@@ -226,7 +226,7 @@ export async function openCreateDialog(ctx, mode = store.get('lastMode', 'ai')) 
   const lv = await levels();
   const prev = store.get('lastCreate', {});
   const levelSelect = (name, value) => h('select', { name, id: `f-${name}` },
-    lv.map((l) => h('option', { value: l, selected: l === value }, levelRatings[l] ? `${levelName(l)} · ${levelRatings[l]}` : levelName(l))));
+    lv.map((l) => h('option', { value: l, selected: l === value }, levelLabel(l, levelRatings))));
   const timeSel = h('select', { name: 'time', id: 'f-time' }, TIME_PRESETS.map((p) => h('option', { value: p.id, selected: p.id === (prev.time || '5+5') }, p.id === 'none' ? t('create.time.none') : p.id)));
   const sizeSel = h('select', { name: 'size', id: 'f-size' }, [15, 16, 17, 18, 19, 20].map((n) => h('option', { value: n, selected: n === (prev.size || 15) }, `${n}×${n}`)));
   const ruleSel = h('select', { name: 'rule', id: 'f-rule' }, ['freestyle', 'standard', 'renju'].map((r) => h('option', { value: r, selected: r === (prev.rule || 'freestyle') }, t(`rule.${r}`))));

@@ -3,10 +3,11 @@
 // lobby's Quick pairing panel. The socket also carries the open and live lists, pushed
 // when they change; the lobby polls only while the socket is down.
 import { h } from './dom.js';
-import { t, levelName } from './i18n.js';
+import { t } from './i18n.js';
 import * as api from './api.js';
 import * as store from './store.js';
 import { backoffDelay } from './protocol.js';
+import { levelLabel } from './rating.js';
 import {
   RULES, CLOCKS, initial, seekMessage, sent, receive, lost, offerAI, waitText, aiGameBody, ratingPool, poolRating,
 } from './pairingmodel.js';
@@ -127,6 +128,10 @@ export function mountPairing(ctx, hooks) {
   const ratingEl = h('p.muted.pair-rating', { id: 'pair-rating', hidden: true });
   /** @type {{pool: string, display: string}[] | null} the player's ratings (GET /api/players/{id}) */
   let ratings = null;
+  /** @type {{rule: string, clock: string, rating_pool: string}[]} the server's pools (GET /api/pairing/pools) */
+  let pools = [];
+  /** @type {Record<string, number>} the AI levels' published ratings (GET /api/engines) */
+  let levelRatings = {};
   const choices = h('div.pair-choices', null,
     h('label.field', { for: 'pair-rule' }, h('span.label', { 'data-i18n': 'create.rule' }, t('create.rule')), ruleSel),
     h('label.field', { for: 'pair-clock' }, h('span.label', { 'data-i18n': 'create.time' }, t('create.time')), clockSel),
@@ -142,14 +147,15 @@ export function mountPairing(ctx, hooks) {
     rated.disabled = !acct || st.phase !== 'idle';
     ratedLabel.title = acct ? '' : t('pair.rated.account');
     ruleSel.disabled = clockSel.disabled = st.phase !== 'idle';
-    ratingEl.hidden = !ratings;
-    ratingEl.textContent = ratings ? t('pair.rating', { rating: poolRating(ratings, ratingPool(ruleSel.value, clockSel.value)) }) : '';
+    const ratedPool = ratingPool(pools, ruleSel.value, clockSel.value);
+    ratingEl.hidden = !ratings || !ratedPool;
+    ratingEl.textContent = ratings && ratedPool ? t('pair.rating', { rating: poolRating(ratings, ratedPool) }) : '';
     ratingEl.title = t('pair.rating.help');
     seekBtn.hidden = st.phase !== 'idle';
     waiting.hidden = st.phase !== 'seeking';
     waitEl.textContent = t('pair.waiting', { time: waitText(now - st.since) });
     aiBtn.hidden = !offerAI(st, now);
-    aiBtn.textContent = st.aiLevel ? t('pair.ai', { level: levelName(st.aiLevel) }) : '';
+    aiBtn.textContent = st.aiLevel ? t('pair.ai', { level: levelLabel(st.aiLevel, levelRatings) }) : '';
     err.textContent = !st.error ? '' : t(st.error) !== st.error ? t(st.error) : t('error.generic', { message: st.error.replace(/^error\./, '') });
   };
   const apply = (next) => {
@@ -195,6 +201,8 @@ export function mountPairing(ctx, hooks) {
   });
   ruleSel.addEventListener('change', redraw);
   clockSel.addEventListener('change', redraw);
+  api.pairingPools().then((p) => { pools = p; redraw(); }, () => {});
+  api.levelRatings().then((r) => { levelRatings = r; redraw(); }, () => {});
   const me = store.player();
   if (me && me.id) {
     api.call('GET', `/api/players/${encodeURIComponent(me.id)}`).then((res) => { ratings = res.ratings || []; redraw(); }, () => {});

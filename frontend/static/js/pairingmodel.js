@@ -117,17 +117,16 @@ export function aiGameBody(pool, level) {
 }
 
 /**
- * ratingPool is the id of the rating pool a seek's rule and clock play in: rule × speed
- * class by base + 40 × increment (docs/protocol.md: bullet under 3 min, blitz under 8,
- * rapid under 25, else classical), e.g. "freestyle-blitz".
+ * ratingPool is the id of the rating pool a seek's rule and clock play in (e.g.
+ * "freestyle-blitz"), from the server's table (GET /api/pairing/pools: rule × speed
+ * class, which the server defines); '' when the table does not list them.
+ * @param {{rule: string, clock: string, rating_pool: string}[]} pools
  * @param {string} rule
  * @param {string} clock
  */
-export function ratingPool(rule, clock) {
-  const t = clockTime(clock);
-  const min = (t.base_ms + 40 * t.increment_ms) / 60000;
-  const speed = min < 3 ? 'bullet' : min < 8 ? 'blitz' : min < 25 ? 'rapid' : 'classical';
-  return `${rule}-${speed}`;
+export function ratingPool(pools, rule, clock) {
+  const p = pools.find((x) => x.rule === rule && x.clock === clock);
+  return p ? p.rating_pool : '';
 }
 
 /**

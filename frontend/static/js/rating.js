@@ -4,6 +4,8 @@
 // while provisional); a rated game's change arrives after game_over as a `rating`
 // event (docs/protocol.md).
 
+import { t, levelName } from './i18n.js';
+
 /** @typedef {import('./protocol.js').RatingDelta} RatingDelta */
 /** @typedef {import('./protocol.js').RatingChange} RatingChange */
 
@@ -48,4 +50,15 @@ export function seatRating(seat, levelRatings = {}) {
  */
 export function changeOf(ev, gameNo) {
   return ev.rating && ev.game === gameNo ? ev.rating : null;
+}
+
+/**
+ * levelLabel names an AI level with its published rating ("Expert, rating 1934"), so a
+ * player sees which level matches them; just the name while the ratings are unknown.
+ * @param {string} level
+ * @param {Record<string, number>} [levelRatings] published rating by level name (GET /api/engines)
+ */
+export function levelLabel(level, levelRatings = {}) {
+  const r = levelRatings[level];
+  return r ? t('level.rated', { level: levelName(level), rating: r }) : levelName(level);
 }

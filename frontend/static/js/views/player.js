@@ -7,6 +7,7 @@ import { t, onLang } from '../i18n.js';
 import { call } from '../api.js';
 import { fatalPage } from './fatal.js';
 import { errorText } from '../errors.js';
+import { deltaParams } from '../rating.js';
 
 /**
  * playerKey reads a player page's path: {key} for GET /api/players/{key}, or null.
@@ -59,6 +60,16 @@ function chart(r) {
     s('polyline', { points: c.points, fill: 'none', stroke: 'currentColor', 'stroke-width': 2 }));
 }
 
+/**
+ * changeText is a rated game's change in a player's games: the rating after it ("?"
+ * while provisional) and the difference, e.g. "1662? (+162)".
+ * @param {import('../protocol.js').RatingDelta} d
+ */
+export function changeText(d) {
+  const p = deltaParams(d);
+  return `${p.after} (${p.delta})`;
+}
+
 /** @param {any} o opponent side */
 function opponent(o) {
   if (o.machine) return o.machine.replace(/^ai:/, 'AI ').replace(/^engine:/, '');
@@ -93,7 +104,7 @@ export function renderPlayer(main, key) {
           h('td', null, opponent(g.opponent)),
           h('td', { class: `res-${g.result}` }, t(`player.res.${g.result}`)),
           h('td', t(`rule.${g.rule}`)),
-          h('td', g.before && g.after ? `${Math.round(g.after.r)} (${g.after.r >= g.before.r ? '+' : ''}${Math.round(g.after.r - g.before.r)})` : (g.rated ? '' : t('player.casual'))),
+          h('td', { class: 'change' }, g.change ? changeText(g.change) : (g.rated ? '' : t('player.casual'))),
           h('td', null, h('a.btn.btn-sm', { href: g.replay }, t('lobby.replay')))))))
         : h('p.muted', t('player.noGames'))));
   };
