@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gomoku-arena/gomoku/migrations"
 	"github.com/gomoku-arena/gomoku/room/ledger"
 	"github.com/gomoku-arena/gomoku/room/protocol"
 )
@@ -114,4 +115,48 @@ func TestPlayerPageAndLeaderboard(t *testing.T) {
 		require.Equal(t, tc.status, e.do("GET", tc.path, "", nil, &er), tc.path)
 		assert.Equal(t, tc.code, er.Error.Code, tc.path)
 	}
+}
+
+// TestBackfilledGamesReachThePlayerPage: a game that finished before the players' game
+// indexes existed (layout v5) reaches its players' pages once the back-fill migration
+// has put it in the ledger's outbox and a sweep has recorded it.
+func TestBackfilledGamesReachThePlayerPage(t *testing.T) {
+	e := newEnv(t, nil)
+	ctx := context.Background()
+	alice, bob := e.player("Alice"), e.player("Bob")
+	id := e.createRoom(alice.Token, map[string]any{"me": "black"})
+	a, b := e.dial(id), e.dial(id)
+	a.hello(alice.Token, 0)
+	b.hello(bob.Token, 0)
+	requireAck(t, b.cmd(map[string]any{"type": "sit", "color": "white"}))
+	requireAck(t, a.move(0, "h8"))
+	requireAck(t, b.cmd(map[string]any{"type": "resign"}))
+	a.sawEvent("game_over")
+	require.Eventually(t, func() bool {
+		g, err := e.led.Games(ctx, bob.ID, 0, 10)
+		return err == nil && len(g) == 1
+	}, 10*time.Second, 20*time.Millisecond, "recorded when it ended")
+
+	// The store as before v5: no ledger at all; v5 applied after the game.
+	keys, err := e.rc.Keys(ctx, "gomoku:{ratings}:*").Result()
+	require.NoError(t, err)
+	require.NoError(t, e.rc.Del(ctx, keys...).Err())
+	require.NoError(t, e.rc.HSet(ctx, migrations.KeySchema, "applied:5", time.Now().UnixMilli()+1).Err())
+	var page PlayerPage
+	require.Equal(t, http.StatusOK, e.do("GET", "/api/players/"+bob.ID, "", nil, &page))
+	require.Empty(t, page.Games)
+
+	m := migrations.All()[migrations.BackfillGameIndex-1]
+	require.Equal(t, migrations.BackfillGameIndex, m.Version)
+	require.NoError(t, m.Up(ctx, e.rc))
+	rec := ledger.NewRecorder(e.led, &ledger.ManagerRooms{M: e.mgr}, nil)
+	rec.SweepAfter = 0
+	require.Equal(t, 1, rec.Sweep(ctx))
+	for _, p := range []player{alice, bob} {
+		require.Equal(t, http.StatusOK, e.do("GET", "/api/players/"+p.ID, "", nil, &page))
+		require.Len(t, page.Games, 1, p.Name)
+		assert.Equal(t, replayPath(id, 1), page.Games[0].Replay)
+	}
+	assert.Equal(t, "loss", page.Games[0].Result, "Bob resigned")
+	assert.Equal(t, alice.ID, page.Games[0].Opponent.PlayerID)
 }
