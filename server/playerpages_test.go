@@ -123,19 +123,14 @@ func TestPlayerPageAndLeaderboard(t *testing.T) {
 func TestBackfilledGamesReachThePlayerPage(t *testing.T) {
 	e := newEnv(t, nil)
 	ctx := context.Background()
-	alice, bob := e.player("Alice"), e.player("Bob")
-	id := e.createRoom(alice.Token, map[string]any{"me": "black"})
-	a, b := e.dial(id), e.dial(id)
-	a.hello(alice.Token, 0)
-	b.hello(bob.Token, 0)
-	requireAck(t, b.cmd(map[string]any{"type": "sit", "color": "white"}))
-	requireAck(t, a.move(0, "h8"))
-	requireAck(t, b.cmd(map[string]any{"type": "resign"}))
-	a.sawEvent("game_over")
+	id := finishedGame(t, e) // black wins
+	var rec *ledger.Record
 	require.Eventually(t, func() bool {
-		g, err := e.led.Games(ctx, bob.ID, 0, 10)
-		return err == nil && len(g) == 1
+		r, err := e.led.Result(ctx, id, 1)
+		rec = r
+		return err == nil && r != nil
 	}, 10*time.Second, 20*time.Millisecond, "recorded when it ended")
+	black, white := rec.Black.PlayerID, rec.White.PlayerID
 
 	// The store as before v5: no ledger at all; v5 applied after the game.
 	keys, err := e.rc.Keys(ctx, "gomoku:{ratings}:*").Result()
@@ -143,20 +138,20 @@ func TestBackfilledGamesReachThePlayerPage(t *testing.T) {
 	require.NoError(t, e.rc.Del(ctx, keys...).Err())
 	require.NoError(t, e.rc.HSet(ctx, migrations.KeySchema, "applied:5", time.Now().UnixMilli()+1).Err())
 	var page PlayerPage
-	require.Equal(t, http.StatusOK, e.do("GET", "/api/players/"+bob.ID, "", nil, &page))
+	require.Equal(t, http.StatusOK, e.do("GET", "/api/players/"+white, "", nil, &page))
 	require.Empty(t, page.Games)
 
 	m := migrations.All()[migrations.BackfillGameIndex-1]
 	require.Equal(t, migrations.BackfillGameIndex, m.Version)
 	require.NoError(t, m.Up(ctx, e.rc))
-	rec := ledger.NewRecorder(e.led, &ledger.ManagerRooms{M: e.mgr}, nil)
-	rec.SweepAfter = 0
-	require.Equal(t, 1, rec.Sweep(ctx))
-	for _, p := range []player{alice, bob} {
-		require.Equal(t, http.StatusOK, e.do("GET", "/api/players/"+p.ID, "", nil, &page))
-		require.Len(t, page.Games, 1, p.Name)
+	sweep := ledger.NewRecorder(e.led, &ledger.ManagerRooms{M: e.mgr}, nil)
+	sweep.SweepAfter = 0
+	require.Equal(t, 1, sweep.Sweep(ctx))
+	for _, p := range []string{black, white} {
+		require.Equal(t, http.StatusOK, e.do("GET", "/api/players/"+p, "", nil, &page))
+		require.Len(t, page.Games, 1, p)
 		assert.Equal(t, replayPath(id, 1), page.Games[0].Replay)
 	}
-	assert.Equal(t, "loss", page.Games[0].Result, "Bob resigned")
-	assert.Equal(t, alice.ID, page.Games[0].Opponent.PlayerID)
+	assert.Equal(t, "loss", page.Games[0].Result, "white lost")
+	assert.Equal(t, black, page.Games[0].Opponent.PlayerID)
 }
