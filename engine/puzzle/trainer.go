@@ -309,29 +309,65 @@ func (t *trainer) defend(b *engine.Board, left int) (engine.Point, bool, error) 
 	if len(fives) == 0 && (b.Rule() != engine.Renju || t.att == engine.White) {
 		straight = straightFours(b, t.att)
 	}
-	var cands []engine.Point
-	forEachLegal(b, func(q engine.Point) { cands = append(cands, q) })
-	// Near the move first: escapes are found sooner, and ties go to the nearer point.
+	// The likeliest escapes first (blocks of five points, of fours, counter-fours, then
+	// by distance from the move), so that a wrong move is refuted after few searches.
 	last := b.LastMove()
-	slices.SortStableFunc(cands, func(a, c engine.Point) int { return dist(a, last) - dist(c, last) })
-	best, bestPlies, bestBlock := engine.NoPoint, -1, false
-	for _, q := range cands {
-		block := slices.Contains(fives, q)
-		plies, err := t.afterDefence(b, q, fives, block, straight)
+	type cand struct {
+		q          engine.Point
+		rank, dist int
+	}
+	var cands []cand
+	forEachLegal(b, func(q engine.Point) {
+		c := cand{q: q, rank: 3, dist: dist(q, last)}
+		switch {
+		case slices.Contains(fives, q):
+			c.rank = 0
+		case makesFour(b, q, t.att):
+			c.rank = 1
+		case makesFour(b, q, def):
+			c.rank = 2
+		}
+		cands = append(cands, c)
+	})
+	slices.SortStableFunc(cands, func(a, c cand) int {
+		if a.rank != c.rank {
+			return a.rank - c.rank
+		}
+		return a.dist - c.dist
+	})
+	var best cand
+	bestPlies := -1
+	for _, c := range cands {
+		plies, err := t.afterDefence(b, c.q, fives, c.rank == 0, straight)
 		if err != nil {
 			return engine.NoPoint, false, err
 		}
 		if plies == 0 || 1+plies > left {
-			return q, false, nil
+			return c.q, false, nil
 		}
-		if plies > bestPlies || plies == bestPlies && block && !bestBlock {
-			best, bestPlies, bestBlock = q, plies, block
+		if plies > bestPlies || plies == bestPlies && betterTie(c.q, c.rank == 0, c.dist, best.q, best.rank == 0, best.dist) {
+			best, bestPlies = c, plies
 		}
 	}
-	if best == engine.NoPoint {
+	if bestPlies < 0 {
 		return engine.NoPoint, false, nil // no legal defence: nothing to answer with
 	}
-	return best, true, nil
+	return best.q, true, nil
+}
+
+// betterTie orders defences that leave the attacker equally long wins: a block of a
+// five point first, then the point nearer the attacker's move, then the lower row, then
+// the lower column.
+func betterTie(q engine.Point, block bool, d int, r engine.Point, rBlock bool, rd int) bool {
+	switch {
+	case block != rBlock:
+		return block
+	case d != rd:
+		return d < rd
+	case q.Y != r.Y:
+		return q.Y < r.Y
+	}
+	return q.X < r.X
 }
 
 // afterDefence returns the plies of the attacker's win after the defence q on b, 0 when
