@@ -29,6 +29,7 @@ const (
 	DefaultMineVCT = 5
 )
 
+// withDefaults returns o with its zero fields set to the defaults.
 func (o MineOptions) withDefaults() MineOptions {
 	if o.MaxVCF <= 0 {
 		o.MaxVCF = DefaultMineVCF
@@ -52,11 +53,12 @@ func (o MineOptions) withDefaults() MineOptions {
 // at its previous turn (a win carried on, or carried on slowly, is the same puzzle:
 // only the first position of a run is kept). Duplicates under CanonicalKey are
 // dropped. Answers are the solver's exact set of VCF first moves for a vcf puzzle
-// (what Verify recomputes) and the first move of the verified solution for a vct
-// puzzle; the ID is "mined-" and the first twelve hex digits of the SHA-256 of the
-// canonical key, the same for every game that reaches the position. moves must be
-// legal from the empty board; a five ends the game. e must not be used by anyone else
-// during the call.
+// (what Verify recomputes; the solution's first move alone when that solver runs out
+// of its SolveNodes) and the first move of the verified solution for a vct puzzle;
+// the ID is "mined-" and the first twelve hex digits of the SHA-256 of the canonical
+// key, the same for every game that reaches the position. moves must be legal from
+// the empty board; a five ends the game. e must not be used by anyone else during the
+// call.
 func Mine(ctx context.Context, e *engine.Engine, rule engine.Rule, size int, moves []engine.Point, opts MineOptions) ([]Puzzle, error) {
 	opts = opts.withDefaults()
 	b, err := engine.NewBoard(size, rule)
