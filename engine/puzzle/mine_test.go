@@ -145,3 +145,37 @@ func TestCanonicalKeySymmetries(t *testing.T) {
 	assert.Contains(t, CanonicalKey(renju), "black", "renju keys name the colour to move")
 	assert.NotContains(t, CanonicalKey(p), "black", "freestyle keys name the sides, not the colours")
 }
+
+func TestMineUnderSymmetries(t *testing.T) {
+	e := newEngine()
+	ctx := context.Background()
+	for _, tt := range []struct {
+		file string
+		rule engine.Rule
+	}{{"freestyle.psq", engine.Freestyle}, {"standard.psq", engine.Standard}, {"renju.psq", engine.Renju}} {
+		t.Run(tt.file, func(t *testing.T) {
+			moves := recorded(t, tt.file)
+			ps, err := Mine(ctx, e, tt.rule, 15, moves, MineOptions{})
+			require.NoError(t, err)
+			var want []string
+			for _, p := range ps {
+				want = append(want, p.ID)
+			}
+			require.NotEmpty(t, want)
+			syms := symmetries[1:]
+			if raceEnabled {
+				syms = syms[4:5] // a sample: the race detector slows the solver tenfold
+			}
+			for _, s := range syms {
+				img := symmetric(Puzzle{Size: 15, Moves: moves}, s).Moves
+				ps, err := Mine(ctx, e, tt.rule, 15, img, MineOptions{})
+				require.NoError(t, err)
+				var got []string
+				for _, p := range ps {
+					got = append(got, p.ID)
+				}
+				assert.Equal(t, want, got, "the mirrored game gives the same puzzles (%v)", s)
+			}
+		})
+	}
+}
