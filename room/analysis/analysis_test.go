@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -43,6 +44,11 @@ func TestMarksKnownAnswers(t *testing.T) {
 		{"forced block", "h8 g8 i8 a1 j8 a2 k8 l8", 7, ""},
 		// White does not block: the four is left unanswered.
 		{"four unanswered", "h8 g8 i8 a1 j8 a2 k8 a3", 7, MarkUnanswered},
+		// Black's twos h8-i8 and j9-j10 meet at j8: a double three, a VCT without a VCF.
+		// Black plays c3, white takes j8; black has a VCT again (i9) and plays c13.
+		{"missed VCT", "h8 a1 i8 o1 j9 a15 j10 o15 c3 j8 c13", 10, MarkMissedWin},
+		{"VCT delayed", "h8 a1 i8 o1 j9 a15 j10 o15 c3 j8 c13", 8, ""},
+		{"VCT played", "h8 a1 i8 o1 j9 a15 j10 o15 j8", 8, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := game(t, tc.moves)
@@ -51,6 +57,41 @@ func TestMarksKnownAnswers(t *testing.T) {
 			require.Equal(t, StatusDone, res.Status)
 			require.Len(t, res.Positions, len(g.Moves)+1)
 			assert.Equal(t, tc.mark, res.Positions[tc.ply].Mark, "ply %d: %+v", tc.ply, res.Positions[tc.ply])
+		})
+	}
+}
+
+// TestAnalyseRenjuForbidden: black's double three at j8 wins in freestyle (a VCT); in
+// renju it is a forbidden point, never the engine's best move nor a forced win's start.
+func TestAnalyseRenjuForbidden(t *testing.T) {
+	const moves = "h8 a1 i8 o1 j9 a15 j10 o15"
+	for _, tc := range []struct {
+		rule      engine.Rule
+		forbidden bool
+	}{
+		{engine.Freestyle, false},
+		{engine.Renju, true},
+	} {
+		t.Run(tc.rule.String(), func(t *testing.T) {
+			g := game(t, moves)
+			g.Rule = tc.rule
+			boards, err := replay(g)
+			require.NoError(t, err)
+			var forbidden []string
+			for _, f := range room.ForbiddenOf(boards[8]) {
+				forbidden = append(forbidden, f.Point)
+			}
+			assert.Equal(t, tc.forbidden, slices.Contains(forbidden, "j8"), "%v", forbidden)
+			res, err := Analyse(context.Background(), direct{}, g, testBudget, nil, nil)
+			require.NoError(t, err)
+			p := res.Positions[8]
+			require.NotNil(t, p.Forced, "black wins either way: %+v", p)
+			if !tc.forbidden {
+				assert.Equal(t, "j8", p.Best)
+				return
+			}
+			assert.NotContains(t, forbidden, p.Best)
+			assert.NotContains(t, forbidden, p.Forced.Line[0])
 		})
 	}
 }
