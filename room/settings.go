@@ -104,6 +104,10 @@ type Settings struct {
 	// between two accounts (the sit command refuses guests), on a 15×15 board with a
 	// clock, without machine seats or hints (rated.go).
 	Rated bool `json:"rated,omitempty"`
+	// AutoAnalysis: the server analyses each finished game of the room by itself
+	// (room/analysis, on the AI scheduler's background lane), without anybody asking.
+	// Only for rooms with a machine seat (games against the AI).
+	AutoAnalysis bool `json:"auto_analysis,omitempty"`
 }
 
 // FirstMove and AIPace return the fields as durations.
@@ -176,6 +180,9 @@ func (s Settings) Normalize() (Settings, error) {
 	}
 	if s.White, err = s.White.Normalize(); err != nil {
 		return s, err
+	}
+	if s.AutoAnalysis && !s.Black.IsMachine() && !s.White.IsMachine() {
+		return s, protocol.Detail(ErrBadSettings, `"auto_analysis" is for games against the AI: one seat must be "ai" or "engine"`)
 	}
 	return s, s.checkRated()
 }

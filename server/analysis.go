@@ -18,10 +18,15 @@ import (
 // Post-game analysis (docs/protocol.md, "Analysis"): POST starts it (or finds it done
 // or running on some node), GET reads it; the page polls GET while it runs, each
 // answer carrying every position analysed so far. The work runs on the AI
-// scheduler's background lane (room/analysis).
+// scheduler's background lane (room/analysis). The games of rooms with the setting
+// auto_analysis are analysed without asking: the node that stores a game's end queues
+// it (analysisGameEnds), and a GET finding nothing queues it again.
 
 // Analysis statuses on the wire besides analysis.StatusRunning and StatusDone.
-const analysisStopped = "stopped" // a partial result no node is computing: POST resumes it
+const (
+	analysisStopped = "stopped" // a partial result no node is computing: POST resumes it
+	analysisQueued  = "queued"  // a game the server analyses by itself, waiting for a slot
+)
 
 // analysisReply is the JSON of an analysis.
 type analysisReply struct {
@@ -80,7 +85,10 @@ func (s *Server) analysisTarget(c echo.Context) (string, room.Snapshot, error) {
 	return id, snap, err
 }
 
-// startAnalysis serves POST /api/rooms/:id/analysis?game=N.
+// startAnalysis serves POST /api/rooms/:id/analysis?game=N. A game the server
+// analyses by itself (autoAnalysed) is only queued again if need be; any other game
+// counts against the caller's post-game analyses (analysis_limit) while this node
+// computes it for them.
 func (s *Server) startAnalysis(c echo.Context) error {
 	if !s.posts.allow(c.RealIP()) {
 		return protocol.Errorf(protocol.CodeRateLimited, "too many requests, slow down")
@@ -96,29 +104,69 @@ func (s *Server) startAnalysis(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.deps.Analysis.Start(c.Request().Context(), id, snap.Game, g)
+	ctx := c.Request().Context()
+	res, leased, err := s.deps.Analysis.Get(ctx, id, snap.Game)
+	if err != nil {
+		return err
+	}
+	reply := newAnalysisReply(id, snap.Game, g, res)
+	switch {
+	case res != nil && res.Status == analysis.StatusDone:
+		return c.JSON(http.StatusAccepted, reply)
+	case leased:
+		reply.Status = analysis.StatusRunning
+		return c.JSON(http.StatusAccepted, reply)
+	case autoAnalysed(snap) && s.deps.Analysis.Enqueue(id, snap.Game):
+		reply.Status = analysisQueued
+		return c.JSON(http.StatusAccepted, reply)
+	}
+	who, ip := s.analysisCaller(c)
+	release, err := s.gameAnalyses.acquire(who, ip)
+	if err != nil {
+		return err
+	}
+	res, started, err := s.deps.Analysis.Start(ctx, id, snap.Game, g, release)
+	if !started {
+		release()
+	}
 	if errors.Is(err, analysis.ErrBusy) {
 		return protocol.Errorf(protocol.CodeAnalysisBusy, "the server is analysing as many games as it can: try again in a minute")
 	}
 	if err != nil {
 		return err
 	}
-	reply := analysisReply{Room: id, Game: snap.Game}
-	if res != nil {
-		reply.Result = *res
-	} else {
-		reply.Result = analysis.Result{Size: g.Size, Rule: g.Rule.String(), Total: len(g.Moves) + 1, Positions: []analysis.Position{}}
-		for _, m := range g.Moves {
-			reply.Moves = append(reply.Moves, m.String())
-		}
-	}
+	reply = newAnalysisReply(id, snap.Game, g, res)
 	if reply.Status != analysis.StatusDone {
 		reply.Status = analysis.StatusRunning
 	}
 	return c.JSON(http.StatusAccepted, reply)
 }
 
-// getAnalysis serves GET /api/rooms/:id/analysis?game=N[&format=sgf].
+// newAnalysisReply is the answer for a game's stored analysis res (nil: nothing
+// stored yet, an empty one of g).
+func newAnalysisReply(id string, game int, g analysis.Game, res *analysis.Result) analysisReply {
+	reply := analysisReply{Room: id, Game: game}
+	if res != nil {
+		reply.Result = *res
+		return reply
+	}
+	reply.Result = analysis.Result{Size: g.Size, Rule: g.Rule.String(), Total: len(g.Moves) + 1, Positions: []analysis.Position{}}
+	for _, m := range g.Moves {
+		reply.Moves = append(reply.Moves, m.String())
+	}
+	return reply
+}
+
+// autoAnalysed reports whether the server analyses a finished game by itself: its
+// room has the setting auto_analysis (games against the AI) and it ended with a
+// result (an aborted game is not worth it).
+func autoAnalysed(snap room.Snapshot) bool {
+	return snap.Phase == room.PhaseOver && snap.Settings.AutoAnalysis && snap.Result != room.ResultAborted
+}
+
+// getAnalysis serves GET /api/rooms/:id/analysis?game=N[&format=sgf]. A game the
+// server analyses by itself with no analysis stored or computing (its end reached no
+// node's queue: that node stopped first) is queued here.
 func (s *Server) getAnalysis(c echo.Context) error {
 	id, snap, err := s.analysisTarget(c)
 	if err != nil {
@@ -131,6 +179,13 @@ func (s *Server) getAnalysis(c echo.Context) error {
 	res, leased, err := s.deps.Analysis.Get(c.Request().Context(), id, snap.Game)
 	if err != nil {
 		return err
+	}
+	if !leased && (res == nil || res.Status != analysis.StatusDone) && autoAnalysed(snap) && format != "sgf" {
+		if g, err := analysisGame(snap); err == nil && s.deps.Analysis.Enqueue(id, snap.Game) {
+			reply := newAnalysisReply(id, snap.Game, g, res)
+			reply.Status = analysisQueued
+			return c.JSON(http.StatusOK, reply)
+		}
 	}
 	if res == nil {
 		if leased {

@@ -15,7 +15,12 @@ import (
 // finishedGame plays a game to black's five: h8 a1 i8 a2 j8 a3 k8 a4 l8.
 func finishedGame(t *testing.T, e *testEnv) string {
 	t.Helper()
-	pa, pb := e.player("Alice"), e.player("Bob")
+	return finishedGameOf(t, e, e.player("Alice"), e.player("Bob"))
+}
+
+// finishedGameOf is finishedGame between the players pa (black) and pb.
+func finishedGameOf(t *testing.T, e *testEnv, pa, pb player) string {
+	t.Helper()
 	id := e.createRoom(pa.Token, map[string]any{"me": "black"})
 	a, b := e.dial(id), e.dial(id)
 	a.hello(pa.Token, 0)

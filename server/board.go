@@ -43,15 +43,18 @@ type analysisGate interface {
 	Stats() (running, waiting, slots int)
 }
 
-// analysisBoard holds the board's limits: analyses per client address, engine time per
-// client address and window, and analyses per node (gate). Its searches run on the
+// analysisBoard holds the board's limits: analyses at once per client (the player of
+// the bearer token, else the address) and per address, engine time per client and per
+// address in each window, and analyses per node (gate). Its searches run on the
 // background lane of the node's AI scheduler (sched), so live AI seats never wait for
 // them: a live search preempts one, which goes on when a slot frees.
 type analysisBoard struct {
 	sched   *room.Scheduler
 	gate    analysisGate
-	perIP   *ipLimiter
-	quota   *timeQuota
+	limits  *callerLimits
+	quota   *timeQuota // per client
+	ipQuota *timeQuota // per address
+	caller  func(echo.Context) (who, ip string)
 	engines chan *engine.Engine // idle engines (at most one per gate slot is ever busy)
 	wait    time.Duration       // tests shorten it
 	now     func() time.Time
@@ -65,8 +68,10 @@ func newAnalysisBoard(sched *room.Scheduler) *analysisBoard {
 	return &analysisBoard{
 		sched:   sched,
 		gate:    room.NewScheduler(slots, analysisQueue),
-		perIP:   newIPLimiter(protocol.AnalysisPerClient),
+		limits:  newCallerLimits(protocol.AnalysisPerClient, protocol.AnalysisPerAddress, errBoardPerCaller, errBoardPerIP),
 		quota:   newTimeQuota(protocol.AnalysisQuota, protocol.AnalysisQuotaWindow),
+		ipQuota: newTimeQuota(protocol.AnalysisAddressQuota, protocol.AnalysisQuotaWindow),
+		caller:  ipCaller,
 		engines: make(chan *engine.Engine, slots),
 		wait:    analysisWait,
 		now:     time.Now,
@@ -75,8 +80,8 @@ func newAnalysisBoard(sched *room.Scheduler) *analysisBoard {
 
 var (
 	errAnalysisBusy    = protocol.NewError("server", protocol.CodeAnalysisBusy, "every analysis engine is busy: try again in a minute")
-	errAnalysisPerIP   = protocol.NewError("server", protocol.CodeAnalysisLimit, "too many analyses at once from your address: stop one first")
 	errAnalysisQuota   = protocol.NewError("server", protocol.CodeAnalysisLimit, "your engine time for this hour is spent: try again later")
+	errAnalysisIPQuota = protocol.NewError("server", protocol.CodeAnalysisLimit, "the engine time of your address for this hour is spent: try again later")
 	errAnalysisGameEnd = protocol.NewError("server", protocol.CodeGameOver, "the position is a finished game")
 )
 
@@ -159,16 +164,16 @@ func (a *analysisBoard) stream(c echo.Context) error {
 	if b.Outcome().Over {
 		return errAnalysisGameEnd
 	}
-	ip := c.RealIP()
-	if !a.perIP.acquire(ip) {
-		return errAnalysisPerIP
+	who, ip := a.caller(c)
+	release, err := a.limits.acquire(who, ip)
+	if err != nil {
+		return err
 	}
-	defer a.perIP.release(ip)
+	defer release()
 	want := time.Duration(req.Seconds) * time.Second
-	grant, refund := a.quota.take(ip, want, a.now())
-	if grant < min(want, analysisMinGrant) {
-		refund(grant)
-		return errAnalysisQuota
+	grant, refund, err := a.take(who, ip, want)
+	if err != nil {
+		return err
 	}
 	if err := a.gate.Admit(); err != nil {
 		refund(grant)
@@ -178,7 +183,7 @@ func (a *analysisBoard) stream(c echo.Context) error {
 	w := newEventWriter(c)
 	w.send("position", positionOf(req, b))
 	wctx, cancel := context.WithTimeout(ctx, a.wait)
-	release, err := a.gate.Acquire(wctx, func() {
+	releaseSlot, err := a.gate.Acquire(wctx, func() {
 		running, waiting, _ := a.gate.Stats()
 		w.send("queued", protocol.AnalysisQueued{Running: running, Waiting: waiting})
 	})
@@ -190,7 +195,7 @@ func (a *analysisBoard) stream(c echo.Context) error {
 		}
 		return nil
 	}
-	defer release()
+	defer releaseSlot()
 	final, used, exhausted := a.run(ctx, w, b, req.Lines, grant)
 	refund(max(grant-used, 0))
 	if ctx.Err() != nil {
@@ -206,6 +211,30 @@ func (a *analysisBoard) stream(c echo.Context) error {
 	}
 	w.send("done", final)
 	return nil
+}
+
+// take grants up to want of engine time from the client's quota and from its
+// address's; refund gives back an unused part to both. Less than analysisMinGrant (or
+// want, when smaller) left in either: analysis_limit.
+func (a *analysisBoard) take(who, ip string, want time.Duration) (grant time.Duration, refund func(time.Duration), err error) {
+	now := a.now()
+	least := min(want, analysisMinGrant)
+	grant, refundCaller := a.quota.take(who, want, now)
+	if grant < least {
+		refundCaller(grant)
+		return 0, nil, errAnalysisQuota
+	}
+	ipGrant, refundIP := a.ipQuota.take(ip, grant, now)
+	if ipGrant < least {
+		refundCaller(grant)
+		refundIP(ipGrant)
+		return 0, nil, errAnalysisIPQuota
+	}
+	refundCaller(grant - ipGrant)
+	return ipGrant, func(d time.Duration) {
+		refundCaller(d)
+		refundIP(d)
+	}, nil
 }
 
 // run searches b for up to limit of engine time on the scheduler's background lane,
@@ -358,54 +387,4 @@ func (w *eventWriter) send(event string, v any) {
 func (w *eventWriter) fail(err error) {
 	e := protocol.ClientError(err)
 	w.send("error", map[string]any{"error": map[string]string{"code": e.Code, "message": e.Message}})
-}
-
-// timeQuota bounds the engine time each client address spends per window: an
-// analysis takes its time up front and gives back what it did not use.
-type timeQuota struct {
-	mu     sync.Mutex
-	limit  time.Duration
-	window time.Duration
-	m      map[string]*quotaEntry
-}
-
-type quotaEntry struct {
-	start time.Time
-	used  time.Duration
-}
-
-func newTimeQuota(limit, window time.Duration) *timeQuota {
-	return &timeQuota{limit: limit, window: window, m: map[string]*quotaEntry{}}
-}
-
-// take grants up to want of ip's quota at now; refund gives back an unused part.
-func (q *timeQuota) take(ip string, want time.Duration, now time.Time) (grant time.Duration, refund func(time.Duration)) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	e := q.m[ip]
-	if e == nil || now.Sub(e.start) >= q.window {
-		if len(q.m) > 50_000 {
-			q.prune(now)
-		}
-		e = &quotaEntry{start: now}
-		q.m[ip] = e
-	}
-	grant = min(want, max(q.limit-e.used, 0))
-	e.used += grant
-	return grant, func(d time.Duration) {
-		q.mu.Lock()
-		defer q.mu.Unlock()
-		if q.m[ip] == e {
-			e.used = max(e.used-d, 0)
-		}
-	}
-}
-
-// prune forgets the windows that ended (under mu).
-func (q *timeQuota) prune(now time.Time) {
-	for ip, e := range q.m {
-		if now.Sub(e.start) >= q.window {
-			delete(q.m, ip)
-		}
-	}
 }

@@ -31,6 +31,9 @@ type CreateRoomRequest struct {
 	AIPaceMS    *int64 `json:"ai_pace_ms"`
 	// Rated: the games count for ratings (room.Settings.Rated).
 	Rated bool `json:"rated"`
+	// AutoAnalysis: the server analyses each finished game (room.Settings.AutoAnalysis);
+	// absent means on for a person against a machine, off otherwise.
+	AutoAnalysis *bool `json:"auto_analysis"`
 }
 
 // NewRoom is a validated create-room request: the room's settings (normalised by
@@ -61,7 +64,8 @@ func ParseCreateRoom(body []byte, engines map[string]string) (NewRoom, error) {
 
 // Normalize validates req and fills the defaults: rule freestyle, size 15, no clock,
 // me random, opponent human, public, takebacks and chat on, hints off (on against AI),
-// 30 s for each side's first move, AI vs AI moves 1 s apart.
+// 30 s for each side's first move, AI vs AI moves 1 s apart, automatic analysis on
+// for a person against a machine.
 func (req CreateRoomRequest) Normalize(engines map[string]string) (NewRoom, error) {
 	r := NewRoom{Settings: room.Settings{Rule: req.Rule, Size: req.Size, Opening: req.Opening, Public: true, Takebacks: true, Chat: true,
 		FirstMoveMS: room.DefaultFirstMoveMS, AIPaceMS: room.DefaultAIPaceMS}}
@@ -138,6 +142,10 @@ func (req CreateRoomRequest) Normalize(engines map[string]string) (NewRoom, erro
 	r.Hints = r.Black.IsMachine() || r.White.IsMachine()
 	if req.Hints != nil {
 		r.Hints = *req.Hints
+	}
+	r.AutoAnalysis = me != "none" && (r.Black.IsMachine() || r.White.IsMachine())
+	if req.AutoAnalysis != nil {
+		r.AutoAnalysis = *req.AutoAnalysis
 	}
 	set, err := r.Settings.Normalize()
 	if err != nil {

@@ -26,7 +26,19 @@ func TestParseCreateRoom(t *testing.T) {
 			require.Equal(t, room.Human, r.White.Kind)
 			require.EqualValues(t, 30_000, r.FirstMoveMS)
 			require.EqualValues(t, 1_000, r.AIPaceMS)
+			require.False(t, r.AutoAnalysis, "games between people are analysed on request only")
 		}},
+		{name: "auto analysis against the AI", in: `{"me":"black","opponent":{"kind":"ai"}}`,
+			check: func(t *testing.T, r NewRoom) { require.True(t, r.AutoAnalysis) }},
+		{name: "auto analysis against an engine", in: `{"me":"white","opponent":{"kind":"engine","engine":"pela"}}`,
+			check: func(t *testing.T, r NewRoom) { require.True(t, r.AutoAnalysis) }},
+		{name: "auto analysis off", in: `{"me":"black","opponent":{"kind":"ai"},"auto_analysis":false}`,
+			check: func(t *testing.T, r NewRoom) { require.False(t, r.AutoAnalysis) }},
+		{name: "auto analysis of an AI show on request", in: `{"me":"none","black":{"kind":"ai"},"white":{"kind":"ai"},"auto_analysis":true}`,
+			check: func(t *testing.T, r NewRoom) { require.True(t, r.AutoAnalysis) }},
+		{name: "no auto analysis of an AI show by default", in: `{"me":"none","black":{"kind":"ai"},"white":{"kind":"ai"}}`,
+			check: func(t *testing.T, r NewRoom) { require.False(t, r.AutoAnalysis) }},
+		{name: "auto analysis between people", in: `{"auto_analysis":true}`, code: protocol.CodeBadRequest},
 		{name: "first-move time", in: `{"first_move_ms":60000}`, check: func(t *testing.T, r NewRoom) { require.EqualValues(t, 60_000, r.FirstMoveMS) }},
 		{name: "first-move time too short", in: `{"first_move_ms":5000}`, code: protocol.CodeBadRequest},
 		{name: "first-move time too long", in: `{"first_move_ms":600001}`, code: protocol.CodeBadRequest},

@@ -105,7 +105,8 @@ func newEnv(t *testing.T, rc redis.UniversalClient, opts ...envOpt) *testEnv {
 		o(&cfg, &ro)
 	}
 	led, rec, bindLedger := newLedger(rc, cfg)
-	store := roomStore(rc, cfg, roomstore.WithGameEnds(rec))
+	ends := &analysisGameEnds{GameEnds: rec}
+	store := roomStore(rc, cfg, roomstore.WithGameEnds(ends))
 	var node *replica.Node
 	if cfg.NodeID != "" { // withCluster
 		node = newReplica(store, cfg)
@@ -117,10 +118,11 @@ func newEnv(t *testing.T, rc redis.UniversalClient, opts ...envOpt) *testEnv {
 	go rec.Run(recCtx)
 	t.Cleanup(stopRecorder)
 	ping := func(ctx context.Context) error { return rc.Ping(ctx).Err() }
-	deps := Deps{Rooms: &ManagerRooms{M: mgr, Ping: ping, Ledger: led}, Players: NewRedisPlayers(rc), Ping: ping, Ledger: led,
+	rooms := &ManagerRooms{M: mgr, Ping: ping, Ledger: led}
+	deps := Deps{Rooms: rooms, Players: NewRedisPlayers(rc), Ping: ping, Ledger: led,
 		// Node-capped searches: analyses take the same work on any machine.
-		Analysis: analysis.NewService(analysis.NewRedisStore(rc, cfg.Retention), mgr.Scheduler(), cfg.NodeID,
-			analysis.WithBudget(analysis.Budget{Nodes: 4000, SolverNodes: 20_000, Workers: 2}), analysis.WithLogger(cfg.Logger))}
+		Analysis: newAnalysisService(rc, cfg.Retention, cfg.NodeID, mgr, rooms, ends, cfg.Logger,
+			analysis.WithBudget(analysis.Budget{Nodes: 4000, SolverNodes: 20_000, Workers: 2}))}
 	deps.Logins = NewLoginLimiter(rc, time.Now)
 	deps.Pairing = pairing.NewStore(rc, pairing.DefaultRules, newPairedRoom)
 	if node != nil {

@@ -51,6 +51,7 @@ func (s *Server) routes() *echo.Echo {
 	api.POST("/learn/tree", learn.tree)
 	api.POST("/learn/eval", learn.eval)
 	board := newAnalysisBoard(s.deps.Scheduler)
+	board.caller = s.analysisCaller
 	api.Match(getHead, "/analysis/position", board.position)
 	api.POST("/analysis/import", board.importRecord)
 	api.GET("/analysis/stream", board.stream)

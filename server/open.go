@@ -10,7 +10,6 @@ import (
 
 	"github.com/gomoku-arena/gomoku/engine"
 	"github.com/gomoku-arena/gomoku/room"
-	"github.com/gomoku-arena/gomoku/room/analysis"
 	"github.com/gomoku-arena/gomoku/room/eventlog"
 	"github.com/gomoku-arena/gomoku/room/pairing"
 	"github.com/gomoku-arena/gomoku/room/replica"
@@ -47,8 +46,11 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	// The ratings ledger records every finished game (package ledger): its recorder
 	// marks a game before the game_over append and records it once stored.
+	// The post-game analysis service is told of them too, to analyse the games of
+	// rooms with auto_analysis.
 	led, recorder, bindLedger := newLedger(client, cfg)
-	store := roomStore(client, cfg, roomstore.WithGameEnds(recorder))
+	ends := &analysisGameEnds{GameEnds: recorder}
+	store := roomStore(client, cfg, roomstore.WithGameEnds(ends))
 	var srv *Server
 	observe := func(d time.Duration, nodes uint64) {
 		if srv != nil {
@@ -71,18 +73,18 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	bindLedger(mgr)
 	recCtx, stopRecorder := context.WithCancel(context.Background())
 	ping := func(ctx context.Context) error { return client.Ping(ctx).Err() }
+	rooms := &ManagerRooms{M: mgr, Ping: ping, Ledger: led}
 	srv, err = NewWith(cfg, Deps{
-		Rooms:     &ManagerRooms{M: mgr, Ping: ping, Ledger: led},
+		Rooms:     rooms,
 		Ledger:    led,
 		Players:   NewRedisPlayers(client),
 		Logins:    NewLoginLimiter(client, time.Now),
 		Ping:      ping,
 		Nodes:     node,
 		Scheduler: mgr.Scheduler(),
-		Analysis: analysis.NewService(analysis.NewRedisStore(client, cfg.Retention), mgr.Scheduler(), cfg.NodeID,
-			analysis.WithLogger(log.With("component", "analysis"))),
-		Pairing: pairing.NewStore(client, pairing.DefaultRules, newPairedRoom),
-		Ratings: ledgerRatings{led},
+		Analysis:  newAnalysisService(client, cfg.Retention, cfg.NodeID, mgr, rooms, ends, log.With("component", "analysis")),
+		Pairing:   pairing.NewStore(client, pairing.DefaultRules, newPairedRoom),
+		Ratings:   ledgerRatings{led},
 		Close: func() error {
 			stopRecorder() // games it had not recorded stay in the outbox for the next sweep
 			node.Stop()    // after the rooms stopped: releases this node's leases

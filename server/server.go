@@ -60,23 +60,25 @@ type Nodes interface {
 // Server is a complete gomokud: the Echo HTTP API, the WebSocket endpoint, the static
 // frontend, metrics and health, over a room layer.
 type Server struct {
-	cfg      Config
-	log      *slog.Logger
-	echo     *echo.Echo
-	rooms    Rooms
-	players  Players
-	limiter  *LoginLimiter
-	hasher   *hasher
-	deps     Deps
-	metrics  *Metrics
-	ipConns  *ipLimiter
-	posts    *ipRate
-	origins  originChecker
-	upgrader websocket.Upgrader
-	lobby    *lobbyHub
-	pairing  *pairingService // nil without Deps.Pairing
-	bgStop   context.CancelFunc
-	bgDone   sync.WaitGroup
+	cfg     Config
+	log     *slog.Logger
+	echo    *echo.Echo
+	rooms   Rooms
+	players Players
+	limiter *LoginLimiter
+	hasher  *hasher
+	deps    Deps
+	metrics *Metrics
+	ipConns *ipLimiter
+	posts   *ipRate
+	// gameAnalyses bounds the post-game analyses each client has computing at once.
+	gameAnalyses *callerLimits
+	origins      originChecker
+	upgrader     websocket.Upgrader
+	lobby        *lobbyHub
+	pairing      *pairingService // nil without Deps.Pairing
+	bgStop       context.CancelFunc
+	bgDone       sync.WaitGroup
 
 	mu       sync.Mutex
 	conns    map[*conn]struct{}
@@ -100,18 +102,19 @@ func NewWith(cfg Config, deps Deps) (*Server, error) {
 		cfg.Logger = slog.Default()
 	}
 	s := &Server{
-		cfg:     cfg,
-		log:     cfg.Logger,
-		rooms:   deps.Rooms,
-		players: deps.Players,
-		limiter: deps.Logins,
-		hasher:  newHasher(cfg.Argon2, runtime.GOMAXPROCS(0)),
-		deps:    deps,
-		metrics: newMetrics(),
-		ipConns: newIPLimiter(cfg.MaxConnsPerIP),
-		posts:   newIPRate(1, 20),
-		origins: newOriginChecker(cfg.AllowedOrigins),
-		conns:   map[*conn]struct{}{},
+		cfg:          cfg,
+		log:          cfg.Logger,
+		rooms:        deps.Rooms,
+		players:      deps.Players,
+		limiter:      deps.Logins,
+		hasher:       newHasher(cfg.Argon2, runtime.GOMAXPROCS(0)),
+		deps:         deps,
+		metrics:      newMetrics(),
+		ipConns:      newIPLimiter(cfg.MaxConnsPerIP),
+		posts:        newIPRate(1, 20),
+		gameAnalyses: newGameAnalysisLimits(),
+		origins:      newOriginChecker(cfg.AllowedOrigins),
+		conns:        map[*conn]struct{}{},
 	}
 	s.metrics.countRooms(deps.Rooms.Live)
 	s.upgrader = websocket.Upgrader{

@@ -33,7 +33,14 @@ type Service struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	mu     sync.Mutex
-	jobs   map[string]bool
+	jobs   map[string]bool // running here; true: an auto job
+
+	// The automatic analyses (auto.go).
+	load    Loader
+	maxAuto int
+	queue   chan autoKey
+	pending map[autoKey]bool // queued or loading (under mu)
+	freed   chan struct{}
 }
 
 // Option configures a Service.
@@ -45,7 +52,8 @@ func WithBudget(b Budget) Option { return func(s *Service) { s.budget = b } }
 // WithLeaseTTL sets the lease TTL (default DefaultLeaseTTL); it is renewed every third.
 func WithLeaseTTL(d time.Duration) Option { return func(s *Service) { s.ttl = d } }
 
-// WithMaxJobs sets how many analyses this node runs at once (default 4).
+// WithMaxJobs sets how many analyses this node runs at once (default 4); automatic
+// ones take at most half of them (at least one), so requests still find a slot.
 func WithMaxJobs(n int) Option { return func(s *Service) { s.maxJobs = n } }
 
 // WithLogger sets the logger.
@@ -57,11 +65,17 @@ func NewService(store Store, run Runner, node string, opts ...Option) *Service {
 	var nonce [6]byte
 	_, _ = rand.Read(nonce[:])
 	s := &Service{store: store, run: run, owner: node + "/" + hex.EncodeToString(nonce[:]), budget: DefaultBudget,
-		ttl: DefaultLeaseTTL, maxJobs: 4, log: slog.Default(), jobs: map[string]bool{}}
+		ttl: DefaultLeaseTTL, maxJobs: 4, log: slog.Default(), jobs: map[string]bool{},
+		queue: make(chan autoKey, autoQueue), pending: map[autoKey]bool{}, freed: make(chan struct{}, 1)}
 	for _, o := range opts {
 		o(s)
 	}
+	s.maxAuto = max(1, s.maxJobs/2)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	if s.load != nil {
+		s.wg.Add(1)
+		go s.autoLoop()
+	}
 	return s
 }
 
@@ -77,41 +91,69 @@ func (s *Service) Get(ctx context.Context, roomID string, game int) (*Result, bo
 // Start makes sure the analysis of a finished game exists or is being computed: it
 // returns the stored result when done, else starts computing it here unless a node
 // already does (the lease). The result it returns may be partial (Status running) or
-// nil (nothing stored yet).
-func (s *Service) Start(ctx context.Context, roomID string, game int, g Game) (*Result, error) {
+// nil (nothing stored yet). started reports that this call started the work on this
+// node; then onEnd (when not nil) is called once that work ends, finished or not.
+func (s *Service) Start(ctx context.Context, roomID string, game int, g Game, onEnd func()) (res *Result, started bool, err error) {
+	return s.start(ctx, roomID, game, g, false, onEnd)
+}
+
+// start is Start; auto jobs (Enqueue's) take at most maxAuto of the node's slots.
+func (s *Service) start(ctx context.Context, roomID string, game int, g Game, auto bool, onEnd func()) (*Result, bool, error) {
 	res, leased, err := s.store.Load(ctx, roomID, game)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if (res != nil && res.Status == StatusDone) || leased {
-		return res, nil
+		return res, false, nil
 	}
-	key := roomID + "#" + strconv.Itoa(game)
+	key := jobKey(roomID, game)
 	s.mu.Lock()
-	if s.jobs[key] {
+	if _, ok := s.jobs[key]; ok {
 		s.mu.Unlock()
-		return res, nil
+		return res, false, nil
 	}
-	if len(s.jobs) >= s.maxJobs {
+	if len(s.jobs) >= s.maxJobs || (auto && s.autoJobs() >= s.maxAuto) {
 		s.mu.Unlock()
-		return nil, ErrBusy
+		return nil, false, ErrBusy
 	}
-	s.jobs[key] = true
+	s.jobs[key] = auto
 	s.mu.Unlock()
 	ok, err := s.store.Lease(ctx, roomID, game, s.owner, s.ttl)
 	if err != nil || !ok {
 		s.done(key)
-		return res, err // !ok: another node took it in between
+		return res, false, err // !ok: another node took it in between
 	}
 	s.wg.Add(1)
-	go s.job(key, roomID, game, g, res)
-	return res, nil
+	go func() {
+		if onEnd != nil {
+			defer onEnd()
+		}
+		s.job(key, roomID, game, g, res)
+	}()
+	return res, true, nil
+}
+
+func jobKey(roomID string, game int) string { return roomID + "#" + strconv.Itoa(game) }
+
+// autoJobs counts the running auto jobs (under mu).
+func (s *Service) autoJobs() int {
+	n := 0
+	for _, auto := range s.jobs {
+		if auto {
+			n++
+		}
+	}
+	return n
 }
 
 func (s *Service) done(key string) {
 	s.mu.Lock()
 	delete(s.jobs, key)
 	s.mu.Unlock()
+	select { // wakes the auto queue when it waits for a slot
+	case s.freed <- struct{}{}:
+	default:
+	}
 }
 
 // job computes one analysis under the lease, saving after each position.

@@ -102,10 +102,13 @@ func TestServiceComputesOnceAcrossNodes(t *testing.T) {
 	t.Cleanup(b.Close)
 	g := game(t, "h8 a1 i8 a2 j8 a3 k8 a4 l8")
 
-	_, err := a.Start(ctx, "r1", 1, g)
+	ended := make(chan struct{})
+	_, started, err := a.Start(ctx, "r1", 1, g, func() { close(ended) })
 	require.NoError(t, err)
-	res, err := b.Start(ctx, "r1", 1, g)
+	require.True(t, started)
+	res, started, err := b.Start(ctx, "r1", 1, g, func() { t.Error("node b started nothing") })
 	require.NoError(t, err)
+	assert.False(t, started)
 	assert.Nil(t, res, "nothing stored yet")
 	_, leased, err := b.Get(ctx, "r1", 1)
 	require.NoError(t, err)
@@ -116,8 +119,10 @@ func TestServiceComputesOnceAcrossNodes(t *testing.T) {
 		r, _, err := b.Get(ctx, "r1", 1)
 		return err == nil && r != nil && r.Status == StatusDone
 	}, time.Minute, 5*time.Millisecond)
-	res, err = b.Start(ctx, "r1", 1, g)
+	<-ended // onEnd is called when the work ends
+	res, started, err = b.Start(ctx, "r1", 1, g, nil)
 	require.NoError(t, err)
+	assert.False(t, started)
 	assert.Equal(t, StatusDone, res.Status)
 	assert.Len(t, res.Positions, 10)
 	assert.Zero(t, gb.runs.Load(), "node b never computed")
@@ -131,9 +136,9 @@ func TestServiceResumesAndLimits(t *testing.T) {
 	g := game(t, "h8 a1 i8 a2")
 	ga := &gate{open: make(chan struct{})}
 	a := NewService(st, ga, "node-a", WithBudget(Budget{Nodes: 4000, SolverNodes: 20_000, Workers: 1}), WithMaxJobs(1))
-	_, err := a.Start(ctx, "r1", 1, g)
+	_, _, err := a.Start(ctx, "r1", 1, g, nil)
 	require.NoError(t, err)
-	_, err = a.Start(ctx, "r2", 1, g)
+	_, _, err = a.Start(ctx, "r2", 1, g, nil)
 	assert.ErrorIs(t, err, ErrBusy, "one job at a time here")
 	a.Close() // interrupted before any position: the lease is released
 	_, leased, err := st.Load(ctx, "r1", 1)
@@ -152,7 +157,7 @@ func TestServiceResumesAndLimits(t *testing.T) {
 	require.NoError(t, st.Release(ctx, "r1", 1, "x"))
 	b := NewService(st, direct{}, "node-b", WithBudget(testBudget))
 	t.Cleanup(b.Close)
-	_, err = b.Start(ctx, "r1", 1, g)
+	_, _, err = b.Start(ctx, "r1", 1, g, nil)
 	require.NoError(t, err)
 	require.Eventually(t, func() bool {
 		r, _, err := b.Get(ctx, "r1", 1)

@@ -7,17 +7,23 @@ import (
 )
 
 // Limits of the analysis board (GET /api/analysis/stream, docs/protocol.md "Analysis
-// board"). One analysis searches one position for at most AnalysisMaxTime; a client
-// address runs at most AnalysisPerClient at once and spends at most AnalysisQuota of
-// engine time per AnalysisQuotaWindow.
+// board") and of post-game analysis requests (POST /api/rooms/{id}/analysis). A
+// client is the player of the request's bearer token, else (no token) its address.
+// One board analysis searches one position for at most AnalysisMaxTime; a client runs
+// at most AnalysisPerClient board analyses at once and spends at most AnalysisQuota of
+// engine time per AnalysisQuotaWindow; it has at most AnalysisPerClient post-game
+// analyses computing at once. A client address, whatever players use it, is the
+// second line: AnalysisPerAddress of each at once, AnalysisAddressQuota per window.
 const (
-	AnalysisMaxLines    = 3
-	AnalysisMaxTime     = 30 * time.Second
-	AnalysisPerClient   = 2
-	AnalysisQuota       = 5 * time.Minute
-	AnalysisQuotaWindow = time.Hour
-	AnalysisMaxMoves    = 400
-	AnalysisMaxImport   = 64 << 10 // bytes of a pasted record (POST /api/analysis/import)
+	AnalysisMaxLines     = 3
+	AnalysisMaxTime      = 30 * time.Second
+	AnalysisPerClient    = 2
+	AnalysisPerAddress   = 6
+	AnalysisQuota        = 5 * time.Minute
+	AnalysisAddressQuota = 15 * time.Minute
+	AnalysisQuotaWindow  = time.Hour
+	AnalysisMaxMoves     = 400
+	AnalysisMaxImport    = 64 << 10 // bytes of a pasted record (POST /api/analysis/import)
 )
 
 // AnalysisRequest is a position of the analysis board, read from the query string of
