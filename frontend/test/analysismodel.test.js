@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { graphPoints, graphPaths, plyAt, marked, counts, overlay, autoAnalyse, percent } from '../static/js/analysismodel.js';
+import { graphPoints, graphPaths, plyAt, marked, counts, overlay, percent } from '../static/js/analysismodel.js';
 
 const result = {
   status: 'done', total: 3, moves: ['h8', 'a1'],
@@ -45,15 +45,6 @@ test('overlay hints the best move and numbers its line', () => {
   assert.deepEqual(o.pv.map((p) => [p.color, p.n]), [['black', 1], ['white', 2], ['black', 3]]);
   assert.deepEqual(overlay(result, 5, 15, true), { hint: null, pv: [] });
   assert.deepEqual(overlay(null, 0, 15, true), { hint: null, pv: [] });
-});
-
-test('autoAnalyse: the viewer\'s finished game against the AI, with the setting on', () => {
-  const g = { phase: 'over', seats: { black: { kind: 'human' }, white: { kind: 'ai' } } };
-  assert.equal(autoAnalyse(g, 'black', true), true);
-  assert.equal(autoAnalyse(g, 'black', false), false);
-  assert.equal(autoAnalyse(g, 'spectator', true), false);
-  assert.equal(autoAnalyse({ ...g, phase: 'playing' }, 'black', true), false);
-  assert.equal(autoAnalyse({ ...g, seats: { black: { kind: 'human' }, white: { kind: 'human' } } }, 'black', true), false);
 });
 
 test('percent', () => {

@@ -59,6 +59,14 @@ test('lobby: only a game between people can be asked rated', () => {
   assert.equal(createBody({ ...form, mode: 'ai', rated: true }).rated, undefined, 'games against the AI are casual');
 });
 
+test('lobby: a game against the AI asks the server to analyse it when it ends, unless unticked', () => {
+  assert.equal(createBody({ ...form, mode: 'ai', auto_analysis: true }).auto_analysis, true);
+  assert.equal(createBody({ ...form, mode: 'ai', auto_analysis: false }).auto_analysis, false);
+  assert.equal(createBody({ ...form, mode: 'ai' }).auto_analysis, true, 'on by default, as the server');
+  assert.equal(createBody({ ...form, mode: 'human', auto_analysis: true }).auto_analysis, undefined, 'games between people: on request only');
+  assert.equal(createBody({ ...form, mode: 'aivai', auto_analysis: true }).auto_analysis, undefined, 'AI shows: on request only');
+});
+
 test('lobby: durations in seconds or minutes', () => {
   setLang('en');
   assert.equal(secondsText(15000), '15 s');

@@ -100,19 +100,6 @@ export function overlay(r, n, size, showLine) {
 }
 
 /**
- * autoAnalyse tells whether the page starts the analysis by itself: a game against the
- * AI that the viewer played, just finished, with the setting on.
- * @param {{phase: string, seats: Record<string, {kind: string} | null>}} g
- * @param {string} role
- * @param {boolean} setting
- */
-export function autoAnalyse(g, role, setting) {
-  if (!setting || g.phase !== 'over' || (role !== 'black' && role !== 'white')) return false;
-  const opp = g.seats[role === 'black' ? 'white' : 'black'];
-  return !!opp && opp.kind !== 'human';
-}
-
-/**
  * percent formats black's win probability.
  * @param {number} p
  */

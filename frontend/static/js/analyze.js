@@ -216,7 +216,7 @@ export function renderAnalyze(main) {
     st.status = 'starting';
     drawEngine();
     try {
-      const res = await fetch(`/api/analysis/stream?${qs}`, { signal: ctl.signal, headers: { Accept: 'text/event-stream' } });
+      const res = await fetch(`/api/analysis/stream?${qs}`, { signal: ctl.signal, headers: api.withAuth({ Accept: 'text/event-stream' }) });
       if (!res.ok) {
         const body = await res.json().catch(() => ({}));
         const err = body.error || {};

@@ -213,9 +213,24 @@ export function learnEval(body) {
   return call('POST', '/api/learn/eval', body);
 }
 
-/** startAnalysis starts (or finds) the engine's analysis of a finished game (docs/protocol.md, "Analysis"). */
+/**
+ * startAnalysis starts (or finds) the engine's analysis of a finished game (docs/protocol.md,
+ * "Analysis"); with the stored token, so that the server counts it against this player's
+ * limit and not against everybody at the address.
+ */
 export function startAnalysis(id, game) {
-  return call('POST', `/api/rooms/${encodeURIComponent(id)}/analysis?game=${game}`);
+  return call('POST', `/api/rooms/${encodeURIComponent(id)}/analysis?game=${game}`, undefined, true);
+}
+
+/**
+ * withAuth adds the stored token to a request's headers (for requests made without call,
+ * like the analysis board's stream: its limits are the player's).
+ * @param {Record<string, string>} headers
+ * @returns {Record<string, string>}
+ */
+export function withAuth(headers) {
+  const p = store.player();
+  return p ? { ...headers, Authorization: `Bearer ${p.token}` } : headers;
 }
 
 /** getAnalysis reads a game's analysis (404 not_found: never started). */

@@ -525,7 +525,7 @@ export class GameController {
     const st = status(g, role, { pending: this.pending.size > 0, connection: open ? 'open' : s.loaded ? this.conn : 'connecting', attempt: this.attempt });
     this.status.render(st);
     const unsent = !open;
-    this.analysis.sync(g, role);
+    this.analysis.sync(g);
     const model = boardModel(s, this.prefs, [...this.pending.values()].map((p) => ({ ...p, unsent })));
     if (g.phase === 'over') Object.assign(model, this.analysis.boardOverlay(n, g.size));
     this.board.render(model);

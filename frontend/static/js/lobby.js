@@ -192,10 +192,12 @@ export const AI_PACES = [1000, 2000, 3000, 5000, 10000];
 export const FIRST_MOVE_LIMITS = [15000, 30000, 60000, 120000];
 
 /**
- * createBody builds the POST /api/rooms body from the create dialog's values.
+ * createBody builds the POST /api/rooms body from the create dialog's values. A game against
+ * the AI says whether the server analyses it when it ends (auto_analysis; the server's
+ * default is on, the dialog's box starts as the player last chose).
  * @param {{mode: string, rule: string, size: number, time: string, takebacks: boolean, chat: boolean,
  *   opening: string, color: string, visibility: string, level: string, level_black: string,
- *   level_white: string, pace_ms: number, first_move_ms: number, rated?: boolean}} f
+ *   level_white: string, pace_ms: number, first_move_ms: number, rated?: boolean, auto_analysis?: boolean}} f
  * @returns {Record<string, any>}
  */
 export function createBody(f) {
@@ -210,7 +212,7 @@ export function createBody(f) {
   if (f.mode !== 'aivai' && tc.base_ms > 0) body.first_move_ms = f.first_move_ms;
   if (f.mode === 'human') Object.assign(body, { me: f.color, opponent: { kind: 'human' }, public: f.visibility === 'public' });
   if (f.mode === 'human' && f.rated) body.rated = true;
-  if (f.mode === 'ai') Object.assign(body, { me: f.color, opponent: { kind: 'ai', level: f.level }, public: true, hints: true });
+  if (f.mode === 'ai') Object.assign(body, { me: f.color, opponent: { kind: 'ai', level: f.level }, public: true, hints: true, auto_analysis: f.auto_analysis !== false });
   if (f.mode === 'aivai') Object.assign(body, { me: 'none', black: { kind: 'ai', level: f.level_black }, white: { kind: 'ai', level: f.level_white }, public: true, ai_pace_ms: f.pace_ms });
   return body;
 }
@@ -243,6 +245,8 @@ export async function openCreateDialog(ctx, mode = store.get('lastMode', 'ai')) 
       seg('visibility', [['public', t('create.public')], ['private', t('create.private')]], prev.visibility || 'public')),
     h('div.row2.only-ai', null,
       h('label.field', { for: 'f-level' }, h('span.label', t('create.level')), levelSelect('level', prev.level || lv[Math.min(1, lv.length - 1)]))),
+    h('label.check.only-ai', { title: t('create.autoAnalysis.help') },
+      h('input', { type: 'checkbox', name: 'auto_analysis', id: 'f-auto-analysis', checked: store.get('autoAnalyse', true) }), t('create.autoAnalysis')),
     h('fieldset.field.only-play', null, h('legend', t('create.color')),
       seg('color', [['black', t('create.color.black')], ['white', t('create.color.white')], ['random', t('create.color.random')]], prev.color || 'random')),
     h('div.row2.only-aivai', null,
@@ -285,8 +289,10 @@ export async function openCreateDialog(ctx, mode = store.get('lastMode', 'ai')) 
       color: f.color.value, visibility: f.visibility.value, level: f.level.value,
       level_black: f.level_black.value, level_white: f.level_white.value,
       pace_ms: Number(f.pace.value), first_move_ms: Number(f.first_move.value), rated: f.rated.checked,
+      auto_analysis: f.auto_analysis.checked,
     });
     store.put('lastMode', m);
+    if (m === 'ai') store.put('autoAnalyse', f.auto_analysis.checked);
     store.put('lastCreate', {
       rule: body.rule, size: body.size, time: f.time.value, takebacks: body.takebacks, chat: body.chat, opening: body.opening,
       pace_ms: Number(f.pace.value), first_move_ms: Number(f.first_move.value), rated: f.rated.checked,

@@ -1,14 +1,14 @@
 // @ts-check
-// views/analysis.js: the post-game analysis panel of the game page: a button (or the
-// automatic start for games against the AI), progress while the server analyses, the
+// views/analysis.js: the post-game analysis panel of the game and replay pages: a button
+// (games against the AI are analysed by the server by itself when the room has the setting
+// auto_analysis, chosen in the New game dialog), progress while the server analyses, the
 // evaluation graph with the marked moves, and for the position shown the engine's best
-// move and line (drawn on the board on request). It polls the server while the analysis
-// runs (docs/protocol.md, "Analysis").
+// move and line (drawn on the board on request). It polls the server while the analysis is
+// queued or runs (docs/protocol.md, "Analysis").
 import { h, s } from '../dom.js';
 import { t } from '../i18n.js';
 import * as api from '../api.js';
-import * as store from '../store.js';
-import { graphPoints, graphPaths, plyAt, marked, overlay, autoAnalyse, percent } from '../analysismodel.js';
+import { graphPoints, graphPaths, plyAt, marked, overlay, percent } from '../analysismodel.js';
 
 /** @typedef {import('../analysismodel.js').AResult} AResult */
 
@@ -28,23 +28,21 @@ export class AnalysisPanel {
     this.el = h('section.analysis', { id: 'analysis', 'aria-label': t('analysis.title') });
     /** @type {AResult | null} */
     this.result = null;
-    /** idle (nothing asked), loading, running, done, none (not analysed) */
+    /** idle (nothing asked), loading, queued, running, done, none (not analysed) */
     this.state = 'idle';
     this.game = 0;
     this.showLine = false;
-    this.auto = store.get('autoAnalyse', true);
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.timer = null;
     this.stopped = false;
   }
 
   /**
-   * sync follows the game: a finished game's analysis is looked up once (another viewer
-   * may have asked for it), and started by itself for the viewer's game against the AI.
-   * @param {{phase: string, gameNo: number, seats: Record<string, any>}} g
-   * @param {string} role
+   * sync follows the game: a finished game's analysis is looked up once (the server may be
+   * analysing it by itself, or another viewer asked for it).
+   * @param {{phase: string, gameNo: number}} g
    */
-  sync(g, role) {
+  sync(g) {
     if (g.phase !== 'over') {
       if (this.state !== 'idle') this.reset();
       return;
@@ -52,8 +50,7 @@ export class AnalysisPanel {
     if (this.game === g.gameNo && this.state !== 'idle') return;
     this.reset();
     this.game = g.gameNo;
-    if (autoAnalyse(g, role, this.auto)) this.start();
-    else this.fetch();
+    this.fetch();
   }
 
   reset() {
@@ -97,7 +94,7 @@ export class AnalysisPanel {
     if (r.status === 'done') {
       this.state = 'done';
     } else {
-      this.state = 'running';
+      this.state = r.status === 'queued' ? 'queued' : 'running';
       // A stopped analysis (its node went away) is resumed by asking again.
       const next = r.status === 'stopped' ? () => this.start() : () => this.fetch();
       this.timer = setTimeout(() => { this.timer = null; next(); }, POLL_MS);
@@ -128,20 +125,17 @@ export class AnalysisPanel {
     if (!over || this.state === 'idle') { this.el.replaceChildren(); return; }
     const r = this.result;
     const head = h('h2.analysis-title', t('analysis.title'));
-    const autoBox = h('label.check', null, h('input', {
-      type: 'checkbox', id: 'analysis-auto', checked: this.auto,
-      onchange: (/** @type {Event} */ e) => { this.auto = /** @type {HTMLInputElement} */ (e.target).checked; store.put('autoAnalyse', this.auto); },
-    }), t('analysis.auto'));
     if (this.state === 'none' || this.state === 'loading') {
-      this.el.replaceChildren(head, h('button.btn', { type: 'button', id: 'analysis-start', disabled: this.state === 'loading', onclick: () => this.start() }, t('analysis.start')), autoBox);
+      this.el.replaceChildren(head, h('button.btn', { type: 'button', id: 'analysis-start', disabled: this.state === 'loading', onclick: () => this.start() }, t('analysis.start')));
       return;
     }
     const done = r ? r.positions.length : 0;
     const total = r ? r.total : 0;
-    const progress = this.state === 'running'
-      ? h('p.muted', { id: 'analysis-progress', role: 'status' }, t('analysis.progress', { done, total }))
-      : h('a.btn.btn-sm', { href: api.analysisSGFURL(this.roomId, this.game), download: '', id: 'analysis-sgf' }, t('analysis.sgf'));
-    this.el.replaceChildren(head, this.graph(r, n), progress, this.here(r, n), this.markList(r), autoBox);
+    let progress;
+    if (this.state === 'queued') progress = h('p.muted', { id: 'analysis-progress', role: 'status' }, t('analysis.queued'));
+    else if (this.state === 'running') progress = h('p.muted', { id: 'analysis-progress', role: 'status' }, t('analysis.progress', { done, total }));
+    else progress = h('a.btn.btn-sm', { href: api.analysisSGFURL(this.roomId, this.game), download: '', id: 'analysis-sgf' }, t('analysis.sgf'));
+    this.el.replaceChildren(head, this.graph(r, n), progress, this.here(r, n), this.markList(r));
   }
 
   /**
