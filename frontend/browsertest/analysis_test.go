@@ -11,8 +11,9 @@ import (
 // it ends" on, the default) ends (resigned) and its player leaves at once; the server
 // analyses it by itself, and a viewer who opens the game later sees the evaluation graph
 // over every position; a click on the graph shows that position with the engine's best
-// move, whose line is drawn on the board on request. With the box unticked the finished
-// game offers the button instead, which starts the analysis.
+// move, whose line is drawn on the board on request; the game's replay page shows it too.
+// With the box unticked the finished game offers the button instead, which starts the
+// analysis.
 func TestAnalyseAFinishedGame(t *testing.T) {
 	e := Setup(t)
 	p := e.NewPage(t, "analysis")
@@ -37,6 +38,12 @@ func TestAnalyseAFinishedGame(t *testing.T) {
 	require.Contains(t, Eval[string](q, `document.querySelector('#analysis-here').textContent`), "h8")
 	q.Click("#analysis-line")
 	q.Wait("line on the board", `document.querySelectorAll('svg.board .marks .pv').length > 0`, 5*time.Second)
+
+	// The replay page of the game shows the same analysis, its best move on the board.
+	q.Open(path + "?game=1")
+	q.Wait("replay page analysed", `document.querySelector('#archive #analysis-graph') !== null && document.querySelector('#archive #analysis-sgf') !== null`, 30*time.Second)
+	q.Click("#archive #rp-first")
+	q.Wait("a position's best move", `document.querySelector('#archive svg.board .marks circle.hint') !== null`, 5*time.Second)
 
 	// Unticked (the box remembers the choice): the button, which starts it.
 	p.CreateGame("ai", `f.level.value = 'beginner'; f.color.value = 'black'; f.auto_analysis.checked = false`)

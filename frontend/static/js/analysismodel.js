@@ -82,7 +82,7 @@ export function counts(r) {
  * @param {number} n
  * @param {number} size
  * @param {boolean} showLine
- * @returns {{hint: {x: number, y: number} | null, pv: {x: number, y: number, color: string, n: number}[]}}
+ * @returns {{hint: {x: number, y: number} | null, pv: {x: number, y: number, color: import('./protocol.js').Color, n: number}[]}}
  */
 export function overlay(r, n, size, showLine) {
   const p = r && r.positions[n];
@@ -90,10 +90,12 @@ export function overlay(r, n, size, showLine) {
   const hint = parseNotation(p.best, size);
   const pv = [];
   if (showLine) {
-    const other = p.to_move === 'black' ? 'white' : 'black';
+    /** @type {import('./protocol.js').Color} */
+    const mover = p.to_move === 'white' ? 'white' : 'black';
+    const other = mover === 'black' ? 'white' : 'black';
     for (const [i, q] of (p.pv || []).entries()) {
       const xy = q ? parseNotation(q, size) : null;
-      if (xy && pv.length < 12) pv.push({ ...xy, color: i % 2 === 0 ? p.to_move : other, n: i + 1 });
+      if (xy && pv.length < 12) pv.push({ ...xy, color: i % 2 === 0 ? mover : other, n: i + 1 });
     }
   }
   return { hint, pv };

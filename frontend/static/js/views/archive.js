@@ -1,15 +1,17 @@
 // @ts-check
 // views/archive.js: the replay page of one finished game of a room (/r/{id}?game=N),
 // drawn from the game's record (GET /api/rooms/{id}/record?format=json): board, replay
-// controls, moves, players, result, downloads and the room's other games. Every game of
-// a room stays replayable after rematches, as long as the room is kept.
-import { h, fill } from '../dom.js';
+// controls, the engine's analysis (as on the game page), moves, players, result, downloads
+// and the room's other games. Every game of a room stays replayable after rematches, as
+// long as the room is kept.
+import { h, fill, toast } from '../dom.js';
 import { t, onLang } from '../i18n.js';
 import { gameRecord, recordURL } from '../api.js';
 import { BoardView } from '../board.js';
 import { fromSnapshot, stonesAt, winLine, status } from '../state.js';
 import { formatTimeControl } from '../clock.js';
 import { ReplayView } from './replay.js';
+import { AnalysisPanel } from './analysis.js';
 import { MoveListView } from './movelist.js';
 import { StatusView } from './status.js';
 import { seatName, stoneIcon } from './players.js';
@@ -114,17 +116,23 @@ export function renderArchive(main, roomId, n, ctx) {
     },
   });
   const moves = new MoveListView((k) => { stop(); go(k); });
+  const analysis = new AnalysisPanel(roomId, {
+    go: (k) => { stop(); go(k); }, changed: () => draw(), error: (e) => toast(errorText(e.code, e.message), 'error'),
+  });
   const side = h('div.side', { id: 'archive-side' });
   main.replaceChildren(h('div.game.archive', { id: 'archive' },
-    h('div.board-col', null, statusView.el, board.el, replay.el),
+    h('div.board-col', null, statusView.el, board.el, replay.el, analysis.el),
     h('aside.side', { 'aria-label': t('app.title') }, side, moves.el)));
 
   function draw() {
     if (closed || !g || !rec) return;
     board.setSize(g.size);
-    board.render({ stones: stonesAt(g, shown), last: lastAt(g, shown), win: shown === g.moves.length ? winLine(g) : [], numbers: false, forbidden: [], pending: [], pv: [], hint: null, preview: null });
+    analysis.sync({ phase: 'over', gameNo: rec.game });
+    board.render({ stones: stonesAt(g, shown), last: lastAt(g, shown), win: shown === g.moves.length ? winLine(g) : [], numbers: false, forbidden: [], pending: [], preview: null,
+      ...analysis.boardOverlay(shown, g.size) });
     statusView.render(status(g, 'spectator'));
     replay.render(true, shown, g.moves.length, !!timer);
+    analysis.render(true, shown);
     moves.render(g.moves, shown, false);
     const id = rec.room;
     const seat = (/** @type {'black' | 'white'} */ c) => h('li.archive-seat', { dataset: { color: c } }, stoneIcon(c), ' ',
@@ -167,7 +175,7 @@ export function renderArchive(main, roomId, n, ctx) {
     else main.replaceChildren(h('p.muted', { id: 'archive-error' }, errorText(e.code, e.message)));
   });
   const offLang = onLang(() => { board.relabel(); draw(); });
-  return () => { closed = true; stop(); offLang(); };
+  return () => { closed = true; stop(); analysis.stop(); offLang(); };
 }
 
 /**
