@@ -43,6 +43,8 @@ type testEnv struct {
 	node  *replica.Node // with withCluster
 	net   *stallNet     // the server side of every connection (stallClient)
 	led   *ledger.Ledger
+	// solver is the puzzle trainer's solver (a scripted one, puzzles_test.go).
+	solver *scriptSolver
 }
 
 // envOpt adjusts a test server's configuration and room options.
@@ -124,6 +126,8 @@ func newEnv(t *testing.T, rc redis.UniversalClient, opts ...envOpt) *testEnv {
 		Analysis: newAnalysisService(rc, cfg.Retention, cfg.NodeID, mgr, rooms, ends, cfg.Logger,
 			analysis.WithBudget(analysis.Budget{Nodes: 4000, SolverNodes: 20_000, Workers: 2}))}
 	deps.Logins = NewLoginLimiter(rc, time.Now)
+	solver := &scriptSolver{}
+	deps.Puzzles, deps.PuzzleSolver = testPuzzleStore(t, rc), solver
 	deps.Pairing = pairing.NewStore(rc, pairing.DefaultRules, newPairedRoom)
 	if node != nil {
 		deps.Nodes = node
@@ -138,7 +142,7 @@ func newEnv(t *testing.T, rc redis.UniversalClient, opts ...envOpt) *testEnv {
 	sn := &stallNet{Listener: ts.Listener, conns: map[string]*stallConn{}}
 	ts.Listener = sn
 	ts.Start()
-	env := &testEnv{t: t, srv: srv, ts: ts, mgr: mgr, store: store, rc: rc, node: node, net: sn, led: led}
+	env := &testEnv{t: t, srv: srv, ts: ts, mgr: mgr, store: store, rc: rc, node: node, net: sn, led: led, solver: solver}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

@@ -55,6 +55,7 @@ func (s *Server) routes() *echo.Echo {
 	api.Match(getHead, "/analysis/position", board.position)
 	api.POST("/analysis/import", board.importRecord)
 	api.GET("/analysis/stream", board.stream)
+	newPuzzleTrainer(s).routes(api)
 
 	// The WebSocket endpoint only upgrades: GET alone.
 	e.GET("/ws/rooms/:id", s.websocket)
@@ -72,6 +73,8 @@ func (s *Server) routes() *echo.Echo {
 	e.Match(getHead, "/@/*", page)
 	e.Match(getHead, "/leaderboard", page)
 	e.Match(getHead, "/analysis", page)
+	e.Match(getHead, "/puzzles", page)
+	e.Match(getHead, "/puzzles/:id", page)
 	e.Match(getHead, "/static/*", staticFile)
 	return e
 }

@@ -72,6 +72,11 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	mgr := room.NewManager(store, opts)
 	bindLedger(mgr)
 	recCtx, stopRecorder := context.WithCancel(context.Background())
+	trainer, err := newPuzzleStore(ctx, client, cfg)
+	if err != nil {
+		stopRecorder()
+		return fail(err)
+	}
 	ping := func(ctx context.Context) error { return client.Ping(ctx).Err() }
 	rooms := &ManagerRooms{M: mgr, Ping: ping, Ledger: led}
 	srv, err = NewWith(cfg, Deps{
@@ -85,6 +90,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		Analysis:  newAnalysisService(client, cfg.Retention, cfg.NodeID, mgr, rooms, ends, log.With("component", "analysis")),
 		Pairing:   pairing.NewStore(client, pairing.DefaultRules, newPairedRoom),
 		Ratings:   ledgerRatings{led},
+		Puzzles:   trainer,
 		Close: func() error {
 			stopRecorder() // games it had not recorded stay in the outbox for the next sweep
 			node.Stop()    // after the rooms stopped: releases this node's leases

@@ -21,6 +21,7 @@ import (
 	"github.com/gomoku-arena/gomoku/room/ledger"
 	"github.com/gomoku-arena/gomoku/room/pairing"
 	"github.com/gomoku-arena/gomoku/room/protocol"
+	"github.com/gomoku-arena/gomoku/room/puzzles"
 	"github.com/gomoku-arena/gomoku/room/replica"
 )
 
@@ -47,6 +48,10 @@ type Deps struct {
 	// Pairing is the seek pool of quick pairing (nil: the lobby WebSocket pushes the
 	// lists only); Rooms must implement PairedRooms for it.
 	Pairing *pairing.Store
+	// Puzzles and PuzzleSolver serve the puzzle trainer (either nil: its routes answer
+	// not_found).
+	Puzzles      *puzzles.Store
+	PuzzleSolver puzzles.Solver
 	// Ratings gives players' ratings for pairing (nil: DefaultRating for everyone).
 	Ratings RatingSource
 	Close   func() error

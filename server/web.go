@@ -94,7 +94,8 @@ func machinePath(p string) bool {
 	return false
 }
 
-// page serves the single page of the web app ("/", "/r/{id}", "/learn", "/analysis").
+// page serves the single page of the web app ("/", "/r/{id}", "/learn", "/analysis",
+// "/puzzles", "/puzzles/{id}", ...).
 func page(c echo.Context) error {
 	a := frontend.Page()
 	serveAsset(c, "index.html", a, cacheRevalidate)

@@ -37,6 +37,11 @@ const (
 	CodeAnalysisBusy     = "analysis_busy"
 	CodeAnalysisLimit    = "analysis_limit"
 	CodeGameNotOver      = "game_not_over"
+	CodeNoSuchPuzzle     = "no_such_puzzle"
+	CodeNoSuchAttempt    = "no_such_attempt"
+	CodeAttemptOver      = "attempt_over"
+	CodeBadMove          = "bad_move"
+	CodePuzzleBusy       = "puzzle_busy"
 	CodeUnavailable      = "unavailable"
 	CodeShuttingDown     = "shutting_down"
 	CodeTimeout          = "timeout"
@@ -84,6 +89,11 @@ var statuses = map[string]int{
 	CodeAnalysisBusy:     http.StatusServiceUnavailable,
 	CodeAnalysisLimit:    http.StatusTooManyRequests,
 	CodeGameNotOver:      http.StatusConflict,
+	CodeNoSuchPuzzle:     http.StatusNotFound,
+	CodeNoSuchAttempt:    http.StatusNotFound,
+	CodeAttemptOver:      http.StatusConflict,
+	CodeBadMove:          http.StatusBadRequest,
+	CodePuzzleBusy:       http.StatusTooManyRequests,
 	CodeUnavailable:      http.StatusServiceUnavailable,
 	CodeShuttingDown:     http.StatusServiceUnavailable,
 	CodeTimeout:          http.StatusGatewayTimeout,

@@ -45,6 +45,10 @@ var (
 	ErrConflict      = errors.New("puzzles: the attempt changed meanwhile")
 	ErrContention    = errors.New("puzzles: ratings kept changing")
 	ErrUnavailable   = errors.New("puzzles: store unavailable")
+	// ErrBadMove and ErrBudget are the Solver's: a move or line that cannot be played
+	// in the puzzle, and a question the solver could not answer within its budget.
+	ErrBadMove = errors.New("puzzles: the move cannot be played here")
+	ErrBudget  = errors.New("puzzles: the solver's budget ran out")
 )
 
 // Puzzle is one position to solve: the side to move wins by force.
