@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -117,12 +118,8 @@ func (s *Server) createAccount(c echo.Context) error {
 	case err != nil:
 		return err
 	}
-	if guest != nil && s.deps.Ledger != nil {
-		// The guest's games and ratings stop expiring with it. The account exists
-		// already: a failure here is logged, not answered.
-		if err := s.deps.Ledger.Keep(ctx, p.ID); err != nil {
-			s.log.Warn("keeping a new account's games", "player", p.ID, "err", err)
-		}
+	if guest != nil {
+		s.keepGames(ctx, p.ID)
 	}
 	s.log.Info("account created", "player", p.ID, "upgraded_guest", guest != nil)
 	return c.JSON(http.StatusCreated, createdBody(p, token))
@@ -154,7 +151,21 @@ func (s *Server) login(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	s.keepGames(ctx, p.ID)
 	return c.JSON(http.StatusCreated, createdBody(p, token))
+}
+
+// keepGames makes an account's games and ratings in the ledger permanent (a guest's
+// expire with it). After an upgrade the account exists already, so a failure is
+// logged, not answered; every login does it again (idempotent), so an upgrade whose
+// node died before this step is completed by the account's next login.
+func (s *Server) keepGames(ctx context.Context, id string) {
+	if s.deps.Ledger == nil {
+		return
+	}
+	if err := s.deps.Ledger.Keep(ctx, id); err != nil {
+		s.log.Warn("keeping an account's games", "player", id, "err", err)
+	}
 }
 
 // verify checks a password attempt for username ("" when it cannot be an account):
