@@ -11,17 +11,20 @@ import (
 
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/analysis"
+	"github.com/gomoku-arena/gomoku/room/puzzles"
 	"github.com/gomoku-arena/gomoku/room/roomstore"
 )
 
 // analysisGameEnds is the roomstore.GameEnds of a node: the ratings ledger's recorder
 // (embedded) marks and records every finished game, and the post-game analysis
 // service (once bound) is told of it too, to queue the games of rooms analysed
-// automatically (its Loader, autoAnalysisLoader, reads the room's setting). Ended
-// runs on the room's actor: both only queue, never block.
+// automatically (its Loader, autoAnalysisLoader, reads the room's setting), and the
+// puzzle mining (once bound), to mine the game for puzzles. Ended runs on the room's
+// actor: all only queue, never block.
 type analysisGameEnds struct {
 	roomstore.GameEnds
-	svc atomic.Pointer[analysis.Service]
+	svc    atomic.Pointer[analysis.Service]
+	mining atomic.Pointer[puzzles.Mining]
 }
 
 // Ended implements roomstore.GameEnds.
@@ -30,7 +33,13 @@ func (e *analysisGameEnds) Ended(id string, game int) {
 	if s := e.svc.Load(); s != nil {
 		s.Enqueue(id, game)
 	}
+	if m := e.mining.Load(); m != nil {
+		m.Ended(id, game)
+	}
 }
+
+// bindMining sets the puzzle mining told of finished games.
+func (e *analysisGameEnds) bindMining(m *puzzles.Mining) { e.mining.Store(m) }
 
 // bind sets the analysis service told of finished games.
 func (e *analysisGameEnds) bind(s *analysis.Service) { e.svc.Store(s) }

@@ -45,6 +45,7 @@ type testEnv struct {
 	led   *ledger.Ledger
 	// solver is the puzzle trainer's solver (a scripted one, puzzles_test.go).
 	solver *scriptSolver
+	ends   *analysisGameEnds // what the room store tells of finished games
 }
 
 // envOpt adjusts a test server's configuration and room options.
@@ -142,7 +143,7 @@ func newEnv(t *testing.T, rc redis.UniversalClient, opts ...envOpt) *testEnv {
 	sn := &stallNet{Listener: ts.Listener, conns: map[string]*stallConn{}}
 	ts.Listener = sn
 	ts.Start()
-	env := &testEnv{t: t, srv: srv, ts: ts, mgr: mgr, store: store, rc: rc, node: node, net: sn, led: led, solver: solver}
+	env := &testEnv{t: t, srv: srv, ts: ts, mgr: mgr, store: store, rc: rc, node: node, net: sn, led: led, solver: solver, ends: ends}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

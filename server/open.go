@@ -12,6 +12,7 @@ import (
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/eventlog"
 	"github.com/gomoku-arena/gomoku/room/pairing"
+	"github.com/gomoku-arena/gomoku/room/puzzles"
 	"github.com/gomoku-arena/gomoku/room/replica"
 	"github.com/gomoku-arena/gomoku/room/roomstore"
 )
@@ -79,18 +80,21 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	ping := func(ctx context.Context) error { return client.Ping(ctx).Err() }
 	rooms := &ManagerRooms{M: mgr, Ping: ping, Ledger: led}
+	solver := puzzles.NewEngineSolver()
+	startMining(recCtx, trainer, solver, mgr.Scheduler(), rooms, ends, log.With("component", "puzzles"))
 	srv, err = NewWith(cfg, Deps{
-		Rooms:     rooms,
-		Ledger:    led,
-		Players:   NewRedisPlayers(client),
-		Logins:    NewLoginLimiter(client, time.Now),
-		Ping:      ping,
-		Nodes:     node,
-		Scheduler: mgr.Scheduler(),
-		Analysis:  newAnalysisService(client, cfg.Retention, cfg.NodeID, mgr, rooms, ends, log.With("component", "analysis")),
-		Pairing:   pairing.NewStore(client, pairing.DefaultRules, newPairedRoom),
-		Ratings:   ledgerRatings{led},
-		Puzzles:   trainer,
+		Rooms:        rooms,
+		Ledger:       led,
+		Players:      NewRedisPlayers(client),
+		Logins:       NewLoginLimiter(client, time.Now),
+		Ping:         ping,
+		Nodes:        node,
+		Scheduler:    mgr.Scheduler(),
+		Analysis:     newAnalysisService(client, cfg.Retention, cfg.NodeID, mgr, rooms, ends, log.With("component", "analysis")),
+		Pairing:      pairing.NewStore(client, pairing.DefaultRules, newPairedRoom),
+		Ratings:      ledgerRatings{led},
+		Puzzles:      trainer,
+		PuzzleSolver: solver,
 		Close: func() error {
 			stopRecorder() // games it had not recorded stay in the outbox for the next sweep
 			node.Stop()    // after the rooms stopped: releases this node's leases

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"runtime"
 	"time"
@@ -277,4 +278,26 @@ func newPuzzleStore(ctx context.Context, c redis.UniversalClient, cfg Config) (*
 		cfg.Logger.Warn("puzzles: seeding the shipped puzzles failed; next start retries", "err", err)
 	}
 	return s, nil
+}
+
+// startMining mines this node's finished games for puzzles (room/puzzles) on the
+// rooms' scheduler's background lane until ctx ends; ends tells it of the games.
+func startMining(ctx context.Context, store *puzzles.Store, miner puzzles.Miner, sched *room.Scheduler,
+	rooms gameSource, ends *analysisGameEnds, log *slog.Logger) *puzzles.Mining {
+	m := puzzles.NewMining(store, miner, sched, minedGame(rooms), log)
+	ends.bindMining(m)
+	go m.Run(ctx)
+	return m
+}
+
+// minedGame reads a finished game of src for the mining.
+func minedGame(src gameSource) puzzles.GameSource {
+	return func(ctx context.Context, id string, n int) (puzzles.Game, error) {
+		snap, err := src.GameSnapshot(ctx, id, n)
+		if err != nil {
+			return puzzles.Game{}, err
+		}
+		g, err := analysisGame(snap)
+		return puzzles.Game{Rule: g.Rule, Size: g.Size, Moves: g.Moves}, err
+	}
 }

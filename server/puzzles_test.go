@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/assert"
@@ -252,5 +253,41 @@ func TestPuzzlePages(t *testing.T) {
 		res := e.raw("GET", path, nil)
 		assert.Equal(t, http.StatusOK, res.status, path)
 		assert.Contains(t, string(res.body), "<!doctype html>", path)
+	}
+}
+
+// A game that ends on the server is mined for puzzles on the background lane: black's
+// open three h8 i8 j8 with black to move is a short VCF; the puzzle is then served.
+func TestFinishedGamesAreMined(t *testing.T) {
+	for name, open := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			e := newEnv(t, open(t))
+			ctx, cancel := context.WithCancel(context.Background())
+			t.Cleanup(cancel)
+			m := startMining(ctx, e.srv.deps.Puzzles, puzzles.NewEngineSolver(), e.mgr.Scheduler(), e.srv.rooms.(gameSource), e.ends, e.srv.log)
+			require.NotNil(t, m)
+			id := finishedGame(t, e)
+			var n int64
+			require.Eventually(t, func() bool {
+				var err error
+				n, err = e.srv.deps.Puzzles.MinedCount(ctx)
+				return err == nil && n > 0
+			}, time.Minute, 20*time.Millisecond)
+			ids, err := e.rc.ZRange(ctx, puzzles.KeyMined, 0, -1).Result()
+			require.NoError(t, err)
+			p := e.player("Gus")
+			var v protocol.PuzzleView
+			require.Equal(t, http.StatusOK, e.do("GET", "/api/puzzles/"+ids[0], p.Token, nil, &v))
+			assert.Equal(t, "mined", v.Puzzle.Source)
+			assert.Equal(t, "freestyle", v.Puzzle.Rule)
+			assert.Contains(t, []string{"vcf", "vct"}, v.Puzzle.Category)
+			// Mining the same game again (another node told of it) stores nothing.
+			added, err := m.MineGame(ctx, id, 1)
+			require.NoError(t, err)
+			assert.Zero(t, added)
+			after, err := e.srv.deps.Puzzles.MinedCount(ctx)
+			require.NoError(t, err)
+			assert.Equal(t, n, after)
+		})
 	}
 }

@@ -1,10 +1,6 @@
 package puzzles
 
-import (
-	"crypto/sha256"
-	"encoding/hex"
-	"strings"
-)
+import "strings"
 
 // Every key carries the hash tag {puzzles}: an attempt, its player's rating and the
 // puzzle's rating change in one script, and any player meets any puzzle.
@@ -36,13 +32,6 @@ func AttemptKey(id string) string { return keyBase + "attempt:" + id }
 // GameMinedKey marks a finished game as mined (string, with the room's retention), so
 // that a game is mined once however many times its end is reported.
 func GameMinedKey(room string, game string) string { return keyBase + "game:" + room + ":" + game }
-
-// MinedID is the id of a mined puzzle from its canonical key: the same position up to
-// symmetry always gets the same id, which is how a puzzle is stored once.
-func MinedID(canonical string) string {
-	h := sha256.Sum256([]byte(canonical))
-	return "m" + hex.EncodeToString(h[:6])
-}
 
 // validID rejects ids that would break the hash tag or the key grammar.
 func validID(id string) bool {

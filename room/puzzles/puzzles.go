@@ -92,11 +92,11 @@ type Solver interface {
 	Solution(ctx context.Context, p Puzzle, line []engine.Point, budget uint64) ([]engine.Point, error)
 }
 
-// Miner finds puzzles in a finished game (positions where the mover had a short
-// forced win, verified) and names a puzzle's position up to the board's 8 symmetries.
+// Miner finds puzzles in a finished game: positions where the mover had a short
+// forced win, verified, each with an id derived from the position up to the board's 8
+// symmetries (so a position is one puzzle whichever game reaches it).
 type Miner interface {
 	Mine(ctx context.Context, rule engine.Rule, size int, moves []engine.Point) ([]Puzzle, error)
-	CanonicalKey(p Puzzle) string
 }
 
 // priors are the starting ratings of a new puzzle by category: an easy kind starts

@@ -35,6 +35,7 @@ type record struct {
 	Rule     string `json:"rule"`
 	Size     int    `json:"size"`
 	Moves    string `json:"moves"`
+	Answers  string `json:"answers,omitempty"`
 	Room     string `json:"room,omitempty"`
 	Game     int    `json:"game,omitempty"`
 	MinedMS  int64  `json:"at"`
@@ -146,11 +147,15 @@ func decodeRecord(raw string) (Puzzle, error) {
 	if err != nil {
 		return Puzzle{}, fmt.Errorf("puzzles: stored puzzle %s: %w", r.ID, err)
 	}
+	answers, err := engine.ParseMoves(r.Answers, r.Size)
+	if err != nil {
+		return Puzzle{}, fmt.Errorf("puzzles: stored puzzle %s: %w", r.ID, err)
+	}
 	to := engine.Black
 	if len(moves)%2 == 1 {
 		to = engine.White
 	}
-	return Puzzle{ID: r.ID, Source: SourceMined, Category: r.Category, Rule: rule, Size: r.Size, ToMove: to, Moves: moves}, nil
+	return Puzzle{ID: r.ID, Source: SourceMined, Category: r.Category, Rule: rule, Size: r.Size, ToMove: to, Moves: moves, Answers: answers}, nil
 }
 
 // decodeStats parses a stored stats field; absent or damaged: the category's prior.
@@ -200,26 +205,26 @@ redis.call('ZADD', KEYS[2], 'NX', ARGV[2], ARGV[3])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3])
 return 1`)
 
-// AddMined stores a puzzle mined from game of room under the id of its canonical key
-// (MinedID): the same position, up to symmetry, is stored once, whoever mines it and
-// however often. It returns the id and whether the puzzle is new.
-func (s *Store) AddMined(ctx context.Context, p Puzzle, canonical, room string, game int) (string, bool, error) {
-	if canonical == "" || len(p.Moves) == 0 {
-		return "", false, fmt.Errorf("puzzles: a mined puzzle needs a position and its canonical key")
+// AddMined stores a puzzle mined from game of room under its id, which the Miner
+// derives from the position up to symmetry: the same position is stored once, whoever
+// mines it and however often. It reports whether the puzzle is new.
+func (s *Store) AddMined(ctx context.Context, p Puzzle, room string, game int) (bool, error) {
+	if !validID(p.ID) || len(p.Moves) == 0 {
+		return false, fmt.Errorf("puzzles: a mined puzzle needs an id and a position")
 	}
-	id := MinedID(canonical)
+	id := p.ID
 	now := s.now().UnixMilli()
 	body, err := json.Marshal(record{ID: id, Category: p.Category, Rule: p.Rule.String(), Size: p.Size,
-		Moves: engine.FormatMoves(p.Moves), Room: room, Game: game, MinedMS: now})
+		Moves: engine.FormatMoves(p.Moves), Answers: engine.FormatMoves(p.Answers), Room: room, Game: game, MinedMS: now})
 	if err != nil {
-		return "", false, err
+		return false, err
 	}
 	n, err := addMinedScript.Run(ctx, s.c, []string{PuzzleKey(id), IndexKey(p.Rule.String()), KeyMined},
 		body, strconv.FormatFloat(Prior(p.Category).R, 'f', 2, 64), id, now).Int()
 	if err != nil {
-		return "", false, wrap("add mined", err)
+		return false, wrap("add mined", err)
 	}
-	return id, n == 1, nil
+	return n == 1, nil
 }
 
 // MinedCount returns how many puzzles were mined.

@@ -80,14 +80,15 @@ func TestPuzzleAndPriors(t *testing.T) {
 func TestAddMinedOnce(t *testing.T) {
 	s, c := newMini(t)
 	ctx := context.Background()
-	p := Puzzle{Category: "vcf", Rule: engine.Standard, Size: 15, Moves: mustMoves(t, "h8 h9 i8 i9 j8 j9")}
-	id, added, err := s.AddMined(ctx, p, "canon-A", "room1", 1)
+	p := Puzzle{ID: "mined-0123456789ab", Category: "vcf", Rule: engine.Standard, Size: 15,
+		Moves: mustMoves(t, "h8 h9 i8 i9 j8 j9"), Answers: mustMoves(t, "k8")}
+	id := p.ID
+	added, err := s.AddMined(ctx, p, "room1", 1)
 	require.NoError(t, err)
 	assert.True(t, added)
-	id2, added, err := s.AddMined(ctx, p, "canon-A", "room2", 3)
+	added, err = s.AddMined(ctx, p, "room2", 3)
 	require.NoError(t, err)
-	assert.False(t, added, "the same canonical position is stored once")
-	assert.Equal(t, id, id2)
+	assert.False(t, added, "a position is stored once")
 	n, err := s.MinedCount(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, int64(1), n)
@@ -97,12 +98,13 @@ func TestAddMinedOnce(t *testing.T) {
 	assert.Equal(t, SourceMined, got.Source)
 	assert.Equal(t, engine.Black, got.ToMove)
 	assert.Equal(t, p.Moves, got.Moves)
+	assert.Equal(t, p.Answers, got.Answers)
 	assert.Equal(t, Prior("vcf"), st.Rating)
 	score, err := c.ZScore(ctx, IndexKey("standard"), id).Result()
 	require.NoError(t, err)
 	assert.Equal(t, Prior("vcf").R, score)
 
-	_, _, err = s.AddMined(ctx, Puzzle{}, "", "room1", 1)
+	_, err = s.AddMined(ctx, Puzzle{}, "room1", 1)
 	assert.Error(t, err)
 }
 
