@@ -51,6 +51,8 @@ test('waitText and the AI game body', () => {
   assert.deepEqual(body.opponent, { kind: 'ai', level: 'advanced' });
   assert.equal(body.rule, 'standard');
   assert.deepEqual(body.time, { base_ms: 180000, increment_ms: 2000, per_move_ms: 0 });
+  assert.equal(body.auto_analysis, true, 'analysed when it ends, as by default');
+  assert.equal(aiGameBody({ rule: 'standard', clock: '3+2' }, 'advanced', false).auto_analysis, false, 'unless the player unticked it');
 });
 
 test('ratingPool reads the rating pool of a rule and clock from the server\'s table', () => {

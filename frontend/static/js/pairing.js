@@ -193,7 +193,7 @@ export function mountPairing(ctx, hooks) {
     sock.send({ type: 'cancel', id: st.id });
     apply(initial());
     try {
-      const res = await api.createRoom(aiGameBody(pool(), level));
+      const res = await api.createRoom(aiGameBody(pool(), level, store.get('autoAnalyse', true)));
       ctx.navigate(`/r/${encodeURIComponent(res.room.id)}`);
     } catch (ex) {
       apply({ ...st, error: ex.code === 'network' ? 'error.network' : 'error.unavailable' });

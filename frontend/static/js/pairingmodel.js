@@ -105,14 +105,17 @@ export function clockTime(clock) {
 
 /**
  * aiGameBody is the POST /api/rooms body of "play the AI instead": the pool's rule and
- * clock against the offered level, as the New game dialog builds an AI game.
+ * clock against the offered level, as the New game dialog builds an AI game (with the
+ * player's choice of its analysis when it ends, the dialog's box).
  * @param {{rule: string, clock: string}} pool
  * @param {string} level
+ * @param {boolean} [autoAnalysis]
  */
-export function aiGameBody(pool, level) {
+export function aiGameBody(pool, level, autoAnalysis = true) {
   return {
     rule: pool.rule, size: 15, time: clockTime(pool.clock), takebacks: true, chat: true, opening: 'none',
     first_move_ms: 30000, me: 'random', opponent: { kind: 'ai', level }, public: true, hints: true,
+    auto_analysis: autoAnalysis,
   };
 }
 
