@@ -16,10 +16,11 @@ import (
 )
 
 // Quick pairing on one node: the seeks of this node's lobby connections live in the
-// shared pool (room/pairing, Redis); a match made by any node reaches this one through
-// the pool's channel, or through a seek's heartbeat if the message was missed. Each
-// node seats its own players in the match's room (creating it if it is first), then
-// tells their pages.
+// shared pool (room/pairing, Redis). The node whose seek or sweep made a match seats
+// both players in the match's room (pairing_seat.go) and settles the outcome, seated
+// or failed, in the pool; the outcome reaches every node through the pool's channel,
+// or through a seek's heartbeat if the message was missed, and each node tells its
+// own pages: paired, or seek_ended match_failed.
 
 // DefaultRating is every player's rating until a RatingSource says otherwise.
 const DefaultRating = 1500
@@ -29,10 +30,15 @@ type RatingSource interface {
 	Rating(ctx context.Context, playerID string, pool pairing.Pool) (float64, error)
 }
 
-// PairedRooms is the part of Rooms quick pairing needs: seat a matched player in the
-// match's room, creating the room with settings if nobody has yet. It is idempotent.
+// PairedRooms is the part of Rooms quick pairing needs.
 type PairedRooms interface {
-	SeatPaired(ctx context.Context, id string, settings room.Settings, who Player, color string) error
+	// SeatPair creates room id with settings and seats black and white in it. It is
+	// idempotent: a retry reuses the room an earlier attempt created and the seats it
+	// filled.
+	SeatPair(ctx context.Context, id string, settings room.Settings, black, white Player) error
+	// ClosePair ends the game of room id without a result when its seating failed, so
+	// that nobody stays seated there; a room that does not exist is no error.
+	ClosePair(ctx context.Context, id string, black, white Player) error
 }
 
 // Pairing timing.
@@ -54,19 +60,26 @@ type pairingService struct {
 	log     *slog.Logger
 	now     func() time.Time
 
+	// seating holds a slot per match being seated (seatSlots): a burst of matches
+	// queues here instead of in the Redis pool, where every attempt would run out of
+	// time together.
+	seating chan struct{}
+
 	mu      sync.Mutex
 	seekers map[string]map[*lobbySession]struct{} // player id → its seeking sessions here
 }
 
 func newPairingService(s *Server, store *pairing.Store, rooms PairedRooms) *pairingService {
 	return &pairingService{s: s, store: store, ratings: s.deps.Ratings, rooms: rooms,
-		log: s.log.With("component", "pairing"), now: time.Now, seekers: map[string]map[*lobbySession]struct{}{}}
+		log: s.log.With("component", "pairing"), now: time.Now, seating: make(chan struct{}, seatSlots),
+		seekers: map[string]map[*lobbySession]struct{}{}}
 }
 
-// run subscribes to matches, then sweeps and renews this node's seeks until ctx ends.
+// run subscribes to the outcomes of matches, then sweeps and renews this node's seeks
+// until ctx ends.
 func (p *pairingService) run(ctx context.Context) {
 	for ctx.Err() == nil {
-		if err := p.store.Subscribe(ctx, func(m pairing.Match) { go p.deliver(ctx, m) }); err == nil {
+		if err := p.store.Subscribe(ctx, func(st pairing.Status, m pairing.Match) { go p.deliver(m, st) }); err == nil {
 			break
 		}
 		select {
@@ -91,7 +104,7 @@ func (p *pairingService) run(ctx context.Context) {
 				p.log.Warn("sweep failed", "err", err)
 			}
 			for _, m := range ms {
-				go p.deliver(ctx, m)
+				go p.seatMatch(ctx, m)
 			}
 		case <-beat.C:
 			p.heartbeats(ctx)
@@ -134,6 +147,14 @@ func (p *pairingService) seek(ctx context.Context, l *lobbySession, msg protocol
 	l.order.Lock()
 	defer l.order.Unlock()
 	m, err := p.store.Seek(ctx, pool, pairing.Seeker{ID: me.ID, Name: me.Name, Rating: rating}, l.nonce, now)
+	if errors.Is(err, pairing.ErrPending) {
+		// The player's previous seek is being seated: this session waits for its
+		// outcome too (paired or match_failed), after the refusal.
+		l.mu.Lock()
+		l.seek = &activeSeek{pool: m.Pool, since: now}
+		l.mu.Unlock()
+		return err
+	}
 	if err != nil {
 		p.forget(l)
 		l.takeSeek("")
@@ -144,19 +165,23 @@ func (p *pairingService) seek(ctx context.Context, l *lobbySession, msg protocol
 		Rating: rating, SinceMS: now.UnixMilli(), Range: rules.Range(0), PerSecond: rules.PerSecond,
 		MaxRange: rules.Max, AILevel: AILevelFor(rating)}))
 	if m != nil {
-		go p.deliver(context.WithoutCancel(ctx), *m)
+		go p.seatMatch(context.WithoutCancel(ctx), *m)
 	}
 	return nil
 }
 
-// cancel ends a session's seek (answer: seek_ended, or paired when it is too late).
+// cancel ends a session's seek (answer: seek_ended, or the match's outcome when it is
+// too late: paired, or seek_ended match_failed).
 func (p *pairingService) cancel(ctx context.Context, l *lobbySession, id string) error {
 	st, m, err := p.store.Cancel(ctx, l.player.ID, l.nonce)
 	if err != nil {
 		return err
 	}
-	if st == pairing.StatusMatched {
-		go p.deliver(context.WithoutCancel(ctx), *m)
+	switch st {
+	case pairing.StatusMatched:
+		return nil // being seated: the outcome comes when it is settled
+	case pairing.StatusSeated, pairing.StatusFailed:
+		go p.deliver(*m, st)
 		return nil
 	}
 	l.takeSeek("")
@@ -238,8 +263,8 @@ func (p *pairingService) heartbeats(ctx context.Context) {
 	for i, b := range beats {
 		l := all[i]
 		switch b.Status {
-		case pairing.StatusMatched:
-			go p.deliver(ctx, *b.Match)
+		case pairing.StatusSeated, pairing.StatusFailed:
+			go p.deliver(*b.Match, b.Status)
 		case pairing.StatusGone, pairing.StatusReplaced:
 			if l.takeSeek("") {
 				p.forget(l)
@@ -251,43 +276,6 @@ func (p *pairingService) heartbeats(ctx context.Context) {
 			}
 		}
 	}
-}
-
-// deliver seats this node's seeking players of m in m's room and tells their pages.
-func (p *pairingService) deliver(ctx context.Context, m pairing.Match) {
-	for _, side := range []pairing.Seeker{m.Black, m.White} {
-		for _, l := range p.sessionsOf(side.ID) {
-			if !l.takeSeek(m.Pool) {
-				continue // delivered already (the sweep, the channel and a heartbeat all report it)
-			}
-			p.forget(l)
-			if err := p.seat(ctx, m, l); err != nil {
-				p.log.Error("seating a paired player failed", "room", m.Room, "player", side.ID, "err", err)
-				l.push(protocol.Encode(protocol.SeekEnded{Type: protocol.TypeSeekEnded, Reason: protocol.SeekExpired}))
-			}
-		}
-	}
-}
-
-// seat seats l's player in m's room and pushes paired.
-func (p *pairingService) seat(ctx context.Context, m pairing.Match, l *lobbySession) error {
-	pool, err := pairing.ParsePool(m.Pool)
-	if err != nil {
-		return err
-	}
-	color, opp := m.Side(l.player.ID)
-	ctx, cancel := context.WithTimeout(ctx, commandTimeout)
-	defer cancel()
-	start := time.Now()
-	if err := p.rooms.SeatPaired(ctx, m.Room, pool.Settings(m), *l.player, color); err != nil {
-		return err
-	}
-	p.s.metrics.observePairing(time.Since(start))
-	l.order.Lock()
-	defer l.order.Unlock()
-	l.push(protocol.Encode(protocol.Paired{Type: protocol.TypePaired, RoomID: m.Room, Pool: m.Pool, Color: color,
-		Opponent: protocol.Opponent{ID: opp.ID, Name: opp.Name, Rating: opp.Rating}}))
-	return nil
 }
 
 // ledgerRatings reads pairing ratings from the ratings ledger: a pool's rating is the
@@ -306,16 +294,3 @@ func (r ledgerRatings) Rating(ctx context.Context, playerID string, pool pairing
 // AILevelFor is the AI level offered to a player of rating r (in the seek's pool) who
 // waited long enough: the level whose published rating is nearest.
 func AILevelFor(r float64) string { return rating.NearestLevel(r) }
-
-// SeatPaired implements PairedRooms.
-func (a *ManagerRooms) SeatPaired(ctx context.Context, id string, settings room.Settings, who Player, color string) error {
-	if _, err := a.M.Create(ctx, room.CreateRequest{ID: id, Settings: settings}); err != nil && !errors.Is(err, room.ErrConflict) {
-		return err
-	}
-	r, err := a.M.Get(ctx, id)
-	if err != nil {
-		return err
-	}
-	_, err = r.Do(ctx, room.Command{Kind: room.CmdSit, By: roomPlayer(ctx, a.Ledger, who, settings), Color: color})
-	return err
-}

@@ -25,12 +25,13 @@ test('a seek waits from its sending, offers the AI after a while, and is paired'
   assert.equal(st.room, 'r9');
 });
 
-test('a seek ends: cancelled quietly, replaced or expired with a message, refused with its code', () => {
+test('a seek ends: cancelled quietly, replaced, expired or its match failed with a message, refused with its code', () => {
   const seeking = sent(initial(), 's1', 0);
   const cases = [
     [{ type: 'seek_ended', id: 's1', reason: 'cancelled' }, ''],
     [{ type: 'seek_ended', reason: 'replaced' }, 'seek.ended.replaced'],
     [{ type: 'seek_ended', reason: 'expired' }, 'seek.ended.expired'],
+    [{ type: 'seek_ended', reason: 'match_failed' }, 'seek.ended.match_failed'],
     [{ type: 'error', id: 's1', code: 'account_required' }, 'error.account_required'],
   ];
   for (const [msg, err] of cases) {

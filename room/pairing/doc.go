@@ -8,18 +8,25 @@
 //
 //	gomoku:{seeks}:seek:<player>  hash   the player's seek: pool, rating, name, nonce
 //	                                     (the connection that owns it), since (Unix ms);
-//	                                     once matched also "match" (Match encoded). PX
-//	                                     expiry: renewed by the owning node's heartbeat
-//	                                     (Heartbeats: all the node's seeks in one script
-//	                                     call), so the seek of a node that died runs out.
+//	                                     once matched also "match" (Match encoded), and
+//	                                     once its room is seated or failed "outcome".
+//	                                     PX expiry: renewed by the owning node's
+//	                                     heartbeat (Heartbeats: all the node's seeks in
+//	                                     one script call), so the seek of a node that
+//	                                     died runs out; MatchTTL once matched.
 //	gomoku:{seeks}:pool:<pool>    zset   member player id, score rating: the seekers of
 //	                                     one pool (entries whose seek hash is gone or
 //	                                     matched are dropped when a script meets them)
 //	gomoku:{seeks}:pools          set    the pools that have seekers (the sweep's list)
-//	gomoku:{seeks}:paired         pub/sub channel (not a key): one message per match
+//	gomoku:{seeks}:paired         pub/sub channel (not a key): one message per settled
+//	                                     match, its outcome then the match
 //
 // A match is found when a seek arrives (Seek) and by the periodic Sweep, which pairs
-// seekers whose ranges have widened enough meanwhile. Both publish the match; the seek
-// hash keeps it until its expiry, so a node that missed the message still finds it
-// with its next heartbeat.
+// seekers whose ranges have widened enough meanwhile. The node whose call made the
+// match seats both players in its room, then Settles the outcome (seated or failed),
+// which is recorded in both seeks and published, once: every node tells its own
+// pages, and a node that missed the message reads the outcome with its next heartbeat.
+// While a match waits for its outcome its players' seeks stay as they are (a new seek
+// is refused with ErrPending), so nobody is paired twice, and a player is told
+// "paired" exactly when both are seated.
 package pairing

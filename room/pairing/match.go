@@ -10,20 +10,39 @@ import (
 // errBadMatch: a stored or published match could not be read.
 var errBadMatch = errors.New("pairing: malformed match")
 
+// netstring splits the netstring (len:value) at the start of s from the rest.
+func netstring(s string) (value, rest string, err error) {
+	colon := strings.IndexByte(s, ':')
+	if colon < 1 || colon > 6 {
+		return "", "", errBadMatch
+	}
+	n, err := strconv.Atoi(s[:colon])
+	if err != nil || n < 0 || n > len(s)-colon-1 {
+		return "", "", errBadMatch
+	}
+	return s[colon+1 : colon+1+n], s[colon+1+n:], nil
+}
+
+// decodeSettled reads a message of the channel: the outcome (a netstring), then the
+// match.
+func decodeSettled(s string) (Status, Match, error) {
+	o, rest, err := netstring(s)
+	if err != nil || (Status(o) != StatusSeated && Status(o) != StatusFailed) {
+		return "", Match{}, errBadMatch
+	}
+	m, err := DecodeMatch(rest)
+	return Status(o), m, err
+}
+
 // DecodeMatch reads a match as the scripts encode it: eight netstrings (len:value):
 // room, pool, black id, name, rating, white id, name, rating.
 func DecodeMatch(s string) (Match, error) {
 	var f [8]string
 	for i := range f {
-		colon := strings.IndexByte(s, ':')
-		if colon < 1 || colon > 6 {
-			return Match{}, errBadMatch
+		var err error
+		if f[i], s, err = netstring(s); err != nil {
+			return Match{}, err
 		}
-		n, err := strconv.Atoi(s[:colon])
-		if err != nil || n < 0 || n > len(s)-colon-1 {
-			return Match{}, errBadMatch
-		}
-		f[i], s = s[colon+1:colon+1+n], s[colon+1+n:]
 	}
 	if s != "" {
 		return Match{}, errBadMatch

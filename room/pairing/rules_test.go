@@ -100,12 +100,27 @@ func TestMatchEncoding(t *testing.T) {
 		_, err := DecodeMatch(bad)
 		require.ErrorIs(t, err, errBadMatch, bad)
 	}
+	st, got, err := decodeSettled("6:seated" + m.Encode())
+	require.NoError(t, err)
+	require.Equal(t, StatusSeated, st)
+	require.Equal(t, m, got)
+	for _, bad := range []string{"", "6:seated", "7:matched" + m.Encode(), "6:failed" + m.Encode() + "1:x"} {
+		_, _, err := decodeSettled(bad)
+		require.ErrorIs(t, err, errBadMatch, bad)
+	}
 }
 
 func FuzzDecodeMatch(f *testing.F) {
 	f.Add(Match{Room: "r", Pool: "p", Black: Seeker{ID: "a", Rating: 1}, White: Seeker{ID: "b", Rating: 2}}.Encode())
 	f.Add("1:a")
+	f.Add("6:failed1:r1:p1:a0:1:11:b0:1:2")
 	f.Fuzz(func(t *testing.T, s string) {
+		if st, m, err := decodeSettled(s); err == nil {
+			again, err := DecodeMatch(m.Encode())
+			require.NoError(t, err)
+			require.Equal(t, m, again)
+			require.Contains(t, []Status{StatusSeated, StatusFailed}, st)
+		}
 		m, err := DecodeMatch(s)
 		if err != nil {
 			return

@@ -23,9 +23,9 @@ local function live(prefix, id)
   if not h[1] or h[4] then return nil end
   return tonumber(h[1]), tonumber(h[2]), h[3]
 end
--- pair stores and publishes the match of a (black) and b (white) and takes both out
--- of the pool.
-local function pair(seekp, poolkey, poolsk, pool, chan, mttl, room, a, ar, an, b, br, bn)
+-- pair stores the match of a (black) and b (white) and takes both out of the pool
+-- (the caller seats it; Settle publishes the outcome).
+local function pair(seekp, poolkey, poolsk, pool, mttl, room, a, ar, an, b, br, bn)
   local m = ns(room) .. ns(pool) .. ns(a) .. ns(an) .. ns(ar) .. ns(b) .. ns(bn) .. ns(br)
   for _, id in ipairs({a, b}) do
     redis.call('HSET', seekp .. id, 'match', m)
@@ -33,7 +33,6 @@ local function pair(seekp, poolkey, poolsk, pool, chan, mttl, room, a, ar, an, b
     redis.call('ZREM', poolkey, id)
   end
   if redis.call('ZCARD', poolkey) == 0 then redis.call('SREM', poolsk, pool) end
-  redis.call('PUBLISH', chan, m)
   return m
 end
 `
@@ -44,13 +43,16 @@ end
 //	KEYS[1] the seek hash, KEYS[2] the pool zset, KEYS[3] the pools set
 //	ARGV player, pool, rating, name, nonce, now ms, ttl ms, initial, per second, max,
 //	     room id, black first (1: the newcomer is black), seek prefix, pool prefix,
-//	     channel, matched ttl ms
+//	     matched ttl ms
 //
-// Returns the match or "" (seeking).
+// Returns the match, "" (seeking), or "P" followed by the player's previous match when
+// that one is still being seated (nothing changed: its outcome decides).
 var seekScript = redis.NewScript(luaCommon + `
 local id, pool, rating, name = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
 local now, ini, per, max = tonumber(ARGV[6]), tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
 local seekp, poolp = ARGV[13], ARGV[14]
+local prev = redis.call('HMGET', KEYS[1], 'match', 'outcome')
+if prev[1] and not prev[2] then return 'P' .. prev[1] end
 local old = redis.call('HGET', KEYS[1], 'pool')
 if old then
   redis.call('ZREM', poolp .. old, id)
@@ -78,9 +80,9 @@ if not best then
   return ''
 end
 if ARGV[12] == '1' then
-  return pair(seekp, KEYS[2], KEYS[3], pool, ARGV[15], ARGV[16], ARGV[11], id, ARGV[3], name, best, tostring(br), bn)
+  return pair(seekp, KEYS[2], KEYS[3], pool, ARGV[15], ARGV[11], id, ARGV[3], name, best, tostring(br), bn)
 end
-return pair(seekp, KEYS[2], KEYS[3], pool, ARGV[15], ARGV[16], ARGV[11], best, tostring(br), bn, id, ARGV[3], name)
+return pair(seekp, KEYS[2], KEYS[3], pool, ARGV[15], ARGV[11], best, tostring(br), bn, id, ARGV[3], name)
 `)
 
 // sweepScript pairs the seekers whose ranges have widened enough since they came:
@@ -88,14 +90,14 @@ return pair(seekp, KEYS[2], KEYS[3], pool, ARGV[15], ARGV[16], ARGV[11], best, t
 // compatible one above it. It drops entries whose seek is gone.
 //
 //	KEYS[1] the pools set
-//	ARGV now ms, initial, per second, max, seek prefix, pool prefix, channel, matched
-//	     ttl ms, then room ids, each followed by its colour coin (1: lower rating black)
+//	ARGV now ms, initial, per second, max, seek prefix, pool prefix, matched ttl ms,
+//	     then room ids, each followed by its colour coin (1: lower rating black)
 //
 // Returns the matches made (at most one per room id given).
 var sweepScript = redis.NewScript(luaCommon + `
 local now, ini, per, max = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local seekp, poolp, chan, mttl = ARGV[5], ARGV[6], ARGV[7], ARGV[8]
-local nx = 9
+local seekp, poolp, mttl = ARGV[5], ARGV[6], ARGV[7]
+local nx = 8
 local out = {}
 for _, pool in ipairs(redis.call('SMEMBERS', KEYS[1])) do
   local key = poolp .. pool
@@ -126,9 +128,9 @@ for _, pool in ipairs(redis.call('SMEMBERS', KEYS[1])) do
             local room, coin = ARGV[nx], ARGV[nx + 1]
             nx = nx + 2
             if coin == '1' then
-              out[#out + 1] = pair(seekp, key, KEYS[1], pool, chan, mttl, room, a.id, tostring(a.r), a.n, b.id, tostring(b.r), b.n)
+              out[#out + 1] = pair(seekp, key, KEYS[1], pool, mttl, room, a.id, tostring(a.r), a.n, b.id, tostring(b.r), b.n)
             else
-              out[#out + 1] = pair(seekp, key, KEYS[1], pool, chan, mttl, room, b.id, tostring(b.r), b.n, a.id, tostring(a.r), a.n)
+              out[#out + 1] = pair(seekp, key, KEYS[1], pool, mttl, room, b.id, tostring(b.r), b.n, a.id, tostring(a.r), a.n)
             end
             break
           end
@@ -147,12 +149,13 @@ return out
 //	ARGV player, nonce, pool prefix
 //
 // Returns {status, match}: status "gone" (no seek: expired or cancelled), "replaced"
-// (the player seeks from another connection), "matched" (match set) or "cancelled".
+// (the player seeks from another connection), "matched" (match set, being seated),
+// "seated" or "failed" (the match's outcome, match set) or "cancelled".
 var cancelScript = redis.NewScript(`
-local h = redis.call('HMGET', KEYS[1], 'nonce', 'pool', 'match')
+local h = redis.call('HMGET', KEYS[1], 'nonce', 'pool', 'match', 'outcome')
 if not h[1] then return {'gone', ''} end
 if h[1] ~= ARGV[2] then return {'replaced', ''} end
-if h[3] then return {'matched', h[3]} end
+if h[3] then return {h[4] or 'matched', h[3]} end
 local key = ARGV[3] .. h[2]
 redis.call('ZREM', key, ARGV[1])
 if redis.call('ZCARD', key) == 0 then redis.call('SREM', KEYS[2], h[2]) end
@@ -166,22 +169,48 @@ return {'cancelled', ''}
 //	KEYS the seek hashes
 //	ARGV ttl ms, then one nonce per key
 //
-// Returns, per key, status then match: "gone", "replaced" and "matched" as for
-// cancelScript, or "ok" (renewed).
+// Returns, per key, status then match: "gone", "replaced", "matched", "seated" and
+// "failed" as for cancelScript, or "ok" (renewed).
 var renewScript = redis.NewScript(`
 local out = {}
 for i, key in ipairs(KEYS) do
-  local h = redis.call('HMGET', key, 'nonce', 'match')
+  local h = redis.call('HMGET', key, 'nonce', 'match', 'outcome')
   if not h[1] then
     out[#out + 1], out[#out + 2] = 'gone', ''
   elseif h[1] ~= ARGV[i + 1] then
     out[#out + 1], out[#out + 2] = 'replaced', ''
   elseif h[2] then
-    out[#out + 1], out[#out + 2] = 'matched', h[2]
+    out[#out + 1], out[#out + 2] = h[3] or 'matched', h[2]
   else
     redis.call('PEXPIRE', key, ARGV[1])
     out[#out + 1], out[#out + 2] = 'ok', ''
   end
 end
 return out
+`)
+
+// settleScript records the outcome of a match's seating in both seek hashes (the
+// heartbeats and cancels of any node read it there) and publishes it, once: an outcome
+// recorded before wins and is returned. A side whose seek no longer holds the match
+// (it ran out: its page was told so) makes the outcome "failed", so nobody is seated
+// opposite a player who was told the match did not happen.
+//
+//	KEYS[1], KEYS[2] the seek hashes of black and white
+//	ARGV the match (encoded), the outcome ("seated" or "failed"), the channel
+//
+// Returns the recorded outcome.
+var settleScript = redis.NewScript(luaCommon + `
+local have = {}
+for _, key in ipairs(KEYS) do
+  local h = redis.call('HMGET', key, 'match', 'outcome')
+  if h[1] == ARGV[1] then
+    if h[2] then return h[2] end
+    have[#have + 1] = key
+  end
+end
+local o = ARGV[2]
+if #have < #KEYS then o = 'failed' end
+for _, key in ipairs(have) do redis.call('HSET', key, 'outcome', o) end
+redis.call('PUBLISH', ARGV[3], ns(o) .. ARGV[1])
+return o
 `)

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/gomoku-arena/gomoku/room/protocol"
 )
 
 // Keys of the seek pool (see the package doc).
@@ -21,6 +24,10 @@ const (
 // ErrUnavailable: Redis did not answer; whether a seek was stored is unknown.
 var ErrUnavailable = errors.New("pairing: unavailable")
 
+// ErrPending refuses a seek while the player's previous seek is matched and its room
+// is being seated: the outcome of that match (seated or failed) comes first.
+var ErrPending = protocol.NewError("pairing", protocol.CodeConflict, "your previous seek was just matched and its game is being set up: wait for it")
+
 // Seeker is one side of a seek or a match.
 type Seeker struct {
 	ID     string    `json:"id"`
@@ -29,8 +36,8 @@ type Seeker struct {
 	Since  time.Time `json:"-"`
 }
 
-// Match is two seekers paired in Room (an id the room does not have yet: whoever
-// handles the match first creates it).
+// Match is two seekers paired in Room (an id no room has yet: the node whose Seek or
+// Sweep made the match creates the room, seats both and Settles the outcome).
 type Match struct {
 	Room  string
 	Pool  string
@@ -55,7 +62,9 @@ type Status string
 // Seek statuses.
 const (
 	StatusOK        Status = "ok"        // still seeking (heartbeat renewed it)
-	StatusMatched   Status = "matched"   // paired: the match comes with it
+	StatusMatched   Status = "matched"   // paired, its room being seated: the match comes with it
+	StatusSeated    Status = "seated"    // the match's room is seated (Settle): the match comes with it
+	StatusFailed    Status = "failed"    // the match could not be seated (Settle): the match comes with it
 	StatusCancelled Status = "cancelled" // cancelled now
 	StatusGone      Status = "gone"      // no such seek (expired, or cancelled before)
 	StatusReplaced  Status = "replaced"  // the player seeks from another connection now
@@ -75,7 +84,7 @@ type Store struct {
 // NewStore returns the pool on c with rules; newRoom gives each match its room id and
 // colour coin.
 func NewStore(c redis.UniversalClient, rules Rules, newRoom func() (string, bool)) *Store {
-	return &Store{c: c, rules: rules, TTL: 15 * time.Second, MatchTTL: time.Minute, NewRoom: newRoom}
+	return &Store{c: c, rules: rules, TTL: 15 * time.Second, MatchTTL: 2 * time.Minute, NewRoom: newRoom}
 }
 
 // Rules returns the store's pairing rules.
@@ -85,8 +94,10 @@ func fnum(f float64) string    { return strconv.FormatFloat(f, 'f', -1, 64) }
 func ms(d time.Duration) int64 { return d.Milliseconds() }
 
 // Seek stores me's seek in pool (replacing any seek of me) and pairs it at once with
-// the closest compatible seeker; the match is nil when me waits. nonce names the
-// connection that owns the seek (End must give the same).
+// the closest compatible seeker; the match is nil when me waits. A match returned is
+// this caller's to seat and Settle. nonce names the connection that owns the seek
+// (Cancel and Heartbeats must give the same). While me's previous seek is matched and
+// not yet settled nothing changes: ErrPending with that match.
 func (s *Store) Seek(ctx context.Context, pool Pool, me Seeker, nonce string, now time.Time) (*Match, error) {
 	room, black := s.NewRoom()
 	coin := "0"
@@ -97,22 +108,26 @@ func (s *Store) Seek(ctx context.Context, pool Pool, me Seeker, nonce string, no
 	res, err := seekScript.Run(ctx, s.c, []string{KeySeekPrefix + me.ID, KeyPoolPrefix + name, KeyPools},
 		me.ID, name, fnum(me.Rating), me.Name, nonce, now.UnixMilli(), ms(s.TTL),
 		fnum(s.rules.Initial), fnum(s.rules.PerSecond), fnum(s.rules.Max), room, coin,
-		KeySeekPrefix, KeyPoolPrefix, Channel, ms(s.MatchTTL)).Text()
+		KeySeekPrefix, KeyPoolPrefix, ms(s.MatchTTL)).Text()
 	if err != nil {
 		return nil, fmt.Errorf("%w: seek: %w", ErrUnavailable, err)
 	}
 	if res == "" {
 		return nil, nil
 	}
-	m, err := DecodeMatch(res)
+	pending := strings.HasPrefix(res, "P")
+	m, err := DecodeMatch(strings.TrimPrefix(res, "P"))
+	if err == nil && pending {
+		err = ErrPending
+	}
 	return &m, err
 }
 
 // Sweep pairs the waiting seekers whose ranges have widened enough, making at most
-// max matches.
+// max matches (the caller's to seat and Settle).
 func (s *Store) Sweep(ctx context.Context, now time.Time, max int) ([]Match, error) {
 	args := []any{now.UnixMilli(), fnum(s.rules.Initial), fnum(s.rules.PerSecond), fnum(s.rules.Max),
-		KeySeekPrefix, KeyPoolPrefix, Channel, ms(s.MatchTTL)}
+		KeySeekPrefix, KeyPoolPrefix, ms(s.MatchTTL)}
 	for range max {
 		room, black := s.NewRoom()
 		coin := "0"
@@ -137,7 +152,8 @@ func (s *Store) Sweep(ctx context.Context, now time.Time, max int) ([]Match, err
 }
 
 // Cancel deletes player's seek owned by nonce unless it is matched already (then
-// the match comes back with StatusMatched: too late to cancel, the game is on).
+// the match comes back with StatusMatched while it is being seated, or with its
+// outcome, StatusSeated or StatusFailed: too late to cancel).
 func (s *Store) Cancel(ctx context.Context, player, nonce string) (Status, *Match, error) {
 	res, err := cancelScript.Run(ctx, s.c, []string{KeySeekPrefix + player, KeyPools},
 		player, nonce, KeyPoolPrefix).StringSlice()
@@ -153,8 +169,8 @@ func (s *Store) Cancel(ctx context.Context, player, nonce string) (Status, *Matc
 // Owned names a seek: its player and the nonce of the connection that owns it.
 type Owned struct{ Player, Nonce string }
 
-// Beat is what a heartbeat learnt of one seek: StatusOK (renewed), StatusMatched
-// with its Match, StatusGone or StatusReplaced.
+// Beat is what a heartbeat learnt of one seek: StatusOK (renewed), StatusMatched,
+// StatusSeated or StatusFailed with its Match, StatusGone or StatusReplaced.
 type Beat struct {
 	Status Status
 	Match  *Match
@@ -200,7 +216,7 @@ func (s *Store) Heartbeats(ctx context.Context, seeks []Owned) ([]Beat, error) {
 // decodeEnd decodes a script's status and match.
 func decodeEnd(status, match string) (Status, *Match, error) {
 	st := Status(status)
-	if st != StatusMatched {
+	if match == "" {
 		return st, nil, nil
 	}
 	m, err := DecodeMatch(match)
@@ -219,9 +235,26 @@ func (s *Store) Waiting(ctx context.Context, pool Pool) (int64, error) {
 	return n, nil
 }
 
-// Subscribe delivers every match published from now on (by any node) to fn, until
-// ctx ends. It returns once the subscription is confirmed.
-func (s *Store) Subscribe(ctx context.Context, fn func(Match)) error {
+// Settle records outcome (StatusSeated or StatusFailed) for match m, whose room the
+// caller seated or failed to seat, and publishes it to every node (Subscribe); the
+// seeks keep it for the heartbeats of a node that missed the message. The first
+// outcome recorded wins and is returned. When a side's seek no longer holds m (it ran
+// out after MatchTTL and its page was told so) the outcome is StatusFailed.
+func (s *Store) Settle(ctx context.Context, m Match, outcome Status) (Status, error) {
+	if outcome != StatusSeated && outcome != StatusFailed {
+		return "", fmt.Errorf("pairing: settle: bad outcome %q", outcome)
+	}
+	res, err := settleScript.Run(ctx, s.c, []string{KeySeekPrefix + m.Black.ID, KeySeekPrefix + m.White.ID},
+		m.Encode(), string(outcome), Channel).Text()
+	if err != nil {
+		return "", fmt.Errorf("%w: settle: %w", ErrUnavailable, err)
+	}
+	return Status(res), nil
+}
+
+// Subscribe delivers every outcome settled from now on (by any node) to fn with its
+// match, until ctx ends. It returns once the subscription is confirmed.
+func (s *Store) Subscribe(ctx context.Context, fn func(Status, Match)) error {
 	ps := s.c.Subscribe(ctx, Channel)
 	if _, err := ps.Receive(ctx); err != nil {
 		_ = ps.Close()
@@ -238,8 +271,8 @@ func (s *Store) Subscribe(ctx context.Context, fn func(Match)) error {
 				if !ok {
 					return
 				}
-				if m, err := DecodeMatch(msg.Payload); err == nil {
-					fn(m)
+				if st, m, err := decodeSettled(msg.Payload); err == nil {
+					fn(st, m)
 				}
 			}
 		}

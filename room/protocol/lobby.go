@@ -22,6 +22,9 @@ const (
 	SeekCancelled = "cancelled" // the player cancelled it
 	SeekReplaced  = "replaced"  // the player seeks from another connection now
 	SeekExpired   = "expired"   // it ran out (the server lost it, e.g. Redis was away)
+	// SeekMatchFailed: an opponent was found but the room could not be set up (both
+	// players are told, nobody is seated); the player may seek again.
+	SeekMatchFailed = "match_failed"
 )
 
 var lobbyTypes = map[string]bool{TypeHello: true, TypePing: true, TypeSeek: true, TypeCancel: true}

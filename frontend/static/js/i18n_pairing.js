@@ -15,6 +15,7 @@ export const PAIRING_STRINGS = {
     'level.rated': '{level}, rating {rating}',
     'seek.ended.replaced': 'You are looking for a game in another tab.',
     'seek.ended.expired': 'The search was interrupted; try again.',
+    'seek.ended.match_failed': 'An opponent was found but the game could not be set up; try again.',
   },
   zh: {
     'pair.title': '快速匹配',
@@ -29,5 +30,6 @@ export const PAIRING_STRINGS = {
     'level.rated': '{level}，等级分 {rating}',
     'seek.ended.replaced': '你正在另一个标签页中匹配。',
     'seek.ended.expired': '匹配已中断，请重试。',
+    'seek.ended.match_failed': '已找到对手，但对局未能创建，请重试。',
   },
 };
