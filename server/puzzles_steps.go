@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"math"
 	"net/http"
 
@@ -33,7 +34,10 @@ func (t *puzzleTrainer) move(c echo.Context) error {
 	if err != nil {
 		return protocol.Errorf(protocol.CodeBadMove, "%s is not on the %d×%d board", req.Move, s.pz.Size, s.pz.Size)
 	}
-	if err := s.board.Check(mv); err != nil {
+	// A renju forbidden point is no bad move: it is a wrong one (the trap of a
+	// renju-trap puzzle), which the solver judges.
+	var forbidden *engine.ForbiddenError
+	if err := s.board.Check(mv); err != nil && !errors.As(err, &forbidden) {
 		return protocol.Errorf(protocol.CodeBadMove, "%s cannot be played: %v", req.Move, err)
 	}
 	var step puzzles.Step

@@ -79,8 +79,13 @@ func (s *scriptSolver) Solution(ctx context.Context, _ puzzles.Puzzle, line []en
 func testPuzzleStore(t testing.TB, c redis.UniversalClient) *puzzles.Store {
 	moves, err := engine.ParseMoves("h8 a1 i8 a2 j8 a3", 15)
 	require.NoError(t, err)
-	s := puzzles.NewStore(c, []puzzles.Puzzle{{ID: "vcf-test", Category: "vcf", Rule: engine.Freestyle, Size: 15,
-		ToMove: engine.Black, Moves: moves}})
+	// j8 is a double three, forbidden to black under renju.
+	trap, err := engine.ParseMoves("h8 a1 i8 a2 j9 a3 j10 a4", 15)
+	require.NoError(t, err)
+	s := puzzles.NewStore(c, []puzzles.Puzzle{
+		{ID: "vcf-test", Category: "vcf", Rule: engine.Freestyle, Size: 15, ToMove: engine.Black, Moves: moves},
+		{ID: "renju-test", Category: "renju-trap", Rule: engine.Renju, Size: 15, ToMove: engine.Black, Moves: trap},
+	})
 	require.NoError(t, s.Seed(context.Background()))
 	return s
 }
@@ -110,7 +115,7 @@ func TestPuzzleLookups(t *testing.T) {
 		{"/api/puzzles/next", http.StatusOK, ""},
 		{"/api/puzzles/next?rule=freestyle", http.StatusOK, ""},
 		{"/api/puzzles/vcf-test", http.StatusOK, ""},
-		{"/api/puzzles/next?rule=renju", http.StatusNotFound, protocol.CodeNoSuchPuzzle},
+		{"/api/puzzles/next?rule=standard", http.StatusNotFound, protocol.CodeNoSuchPuzzle},
 		{"/api/puzzles/next?rule=chess", http.StatusBadRequest, protocol.CodeBadRequest},
 		{"/api/puzzles/nope", http.StatusNotFound, protocol.CodeNoSuchPuzzle},
 		{"/api/puzzles/a:b", http.StatusNotFound, protocol.CodeNoSuchPuzzle},
@@ -195,6 +200,19 @@ func TestPuzzleSolvedRatedOnce(t *testing.T) {
 	st = protocol.PuzzleStep{}
 	require.Equal(t, http.StatusOK, e.do("POST", "/api/puzzles/attempts/"+b.Attempt+"/moves", p.Token, map[string]string{"move": "g8"}, &st))
 	assert.Equal(t, protocol.PuzzleStep{Result: "wrong", Line: []string{"g8"}, Solution: scriptLine}, st, "unrated: no rating")
+}
+
+// A renju forbidden point is a wrong move (the trap), not a refused one.
+func TestPuzzleForbiddenPointIsWrong(t *testing.T) {
+	e := newEnv(t, nil)
+	p := e.player("Hal")
+	var a protocol.PuzzleAttempt
+	require.Equal(t, http.StatusCreated, e.do("POST", "/api/puzzles/renju-test/attempts", p.Token, nil, &a))
+	var st protocol.PuzzleStep
+	require.Equal(t, http.StatusOK, e.do("POST", "/api/puzzles/attempts/"+a.Attempt+"/moves", p.Token, map[string]string{"move": "j8"}, &st))
+	assert.Equal(t, "wrong", st.Result)
+	require.NotNil(t, st.Rating)
+	assert.Less(t, st.Rating.After, st.Rating.Before)
 }
 
 func TestPuzzleHintAndSolution(t *testing.T) {

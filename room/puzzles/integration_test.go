@@ -85,3 +85,49 @@ func TestFinishExactlyOnceRealRedis(t *testing.T) {
 		})
 	}
 }
+
+// Against real Redis: many players end their first attempts of one puzzle at once,
+// and one player ends first attempts of several puzzles at once; the compare and set
+// retries until every end counts, so the puzzle's plays and the player's count add up.
+func TestFinishContentionRealRedis(t *testing.T) {
+	c := redistest.Start(t, redistest.WithoutAOF()).Client()
+	ctx := context.Background()
+	s := newTestStore(t, c)
+	type end struct {
+		player, puzzle string
+	}
+	var ends []end
+	for i := 0; i < 8; i++ {
+		ends = append(ends, end{fmt.Sprint("p", i), "vct-001"})
+	}
+	for _, id := range []string{"win-in-one-001", "vcf-001"} {
+		ends = append(ends, end{"p0", id})
+	}
+	var wg sync.WaitGroup
+	for _, e := range ends {
+		p, _, err := s.Puzzle(ctx, e.puzzle)
+		require.NoError(t, err)
+		a, err := s.Start(ctx, e.player, true, e.puzzle)
+		require.NoError(t, err)
+		_, raw, err := s.Load(ctx, a.ID)
+		require.NoError(t, err)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out, err := newTestStore(t, c).Finish(ctx, a, raw, p, true)
+			assert.NoError(t, err)
+			assert.True(t, out.Change.Rated)
+		}()
+	}
+	wg.Wait()
+	_, st, err := s.Puzzle(ctx, "vct-001")
+	require.NoError(t, err)
+	assert.Equal(t, 8, st.Plays)
+	assert.Equal(t, 8, st.Solved)
+	pr, err := s.PlayerRating(ctx, "p0")
+	require.NoError(t, err)
+	assert.Equal(t, 3, pr.N)
+	ttl, err := c.PTTL(ctx, PlayerKey("p0")).Result()
+	require.NoError(t, err)
+	assert.Positive(t, ttl, "a guest's puzzle rating expires")
+}
