@@ -89,7 +89,7 @@ func puzzleErr(err error) error {
 	case errors.Is(err, puzzles.ErrConflict), errors.Is(err, puzzles.ErrContention):
 		return protocol.Errorf(protocol.CodeConflict, "the attempt changed meanwhile: reload it")
 	case errors.Is(err, puzzles.ErrBadMove):
-		return protocol.Errorf(protocol.CodeBadMove, "%v", err)
+		return protocol.Errorf(protocol.CodeBadMove, "the move cannot be played in this position")
 	case errors.Is(err, puzzles.ErrBudget):
 		return protocol.Errorf(protocol.CodePuzzleBusy, "the position is too hard for the solver's budget: retry later")
 	case errors.Is(err, puzzles.ErrUnavailable):

@@ -60,3 +60,20 @@ func FuzzDecodePuzzleMove(f *testing.F) {
 		require.Regexp(t, `^[a-z][0-9]{1,2}$`, r.Move)
 	})
 }
+
+// FuzzValidPuzzleID: an accepted id is a short path segment without the characters
+// that would break a Redis key's hash tag or grammar.
+func FuzzValidPuzzleID(f *testing.F) {
+	for _, s := range []string{"vcf-001", "mined-0123456789ab", "", "a/b", "{x}", "a b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if ValidPuzzleID(s) {
+			require.LessOrEqual(t, len(s), 64)
+			require.NotContains(t, s, "/")
+			require.NotContains(t, s, "{")
+			require.NotContains(t, s, ":")
+			require.NotContains(t, s, " ")
+		}
+	})
+}
