@@ -12,8 +12,8 @@ import (
 )
 
 // TestScreenshots makes the README pictures: the lobby, a game against the AI with its
-// thinking shown, a spectated AI vs AI game and the phone layout. It runs only with
-// GOMOKU_SCREENSHOTS=<dir> (and GOMOKU_BROWSER=1):
+// thinking shown, a spectated AI vs AI game, the puzzle trainer and the phone layout. It
+// runs only with GOMOKU_SCREENSHOTS=<dir> (and GOMOKU_BROWSER=1):
 //
 //	GOMOKU_BROWSER=1 GOMOKU_SCREENSHOTS=$PWD/docs/img go test -run Screenshots ./frontend/browsertest/
 func TestScreenshots(t *testing.T) {
@@ -89,6 +89,16 @@ func TestScreenshots(t *testing.T) {
 	shot(lobby, "lobby.png")
 	lobby.Close()
 	host.Close()
+
+	// The puzzle trainer after the first correct move: the server's reply on the board.
+	solver := e.NewPage(t, "solver")
+	solver.Viewport(1280, 860)
+	solver.Open("/puzzles/vcf-001")
+	solver.Wait("puzzle", `window.__puzzle && __puzzle.state() && __puzzle.state().phase === 'ready'`, 15*time.Second)
+	clickPoint(solver, winningMove(t, "vcf-001", nil), 15)
+	solver.Wait("reply", `__puzzle.state().phase === 'ready' && __puzzle.state().line.length === 2`, 30*time.Second)
+	shot(solver, "puzzles.png")
+	solver.Close()
 
 	// Phone layout, in Chinese.
 	phone := e.NewPage(t, "phone")
