@@ -2,7 +2,7 @@
 // speaks the Piskvork protocol on stdin/stdout, so Piskvork, c-gomoku-cli and the
 // Gomocup tournament managers can run it.
 //
-//	pbrain-gomoku [-player level:master] [-hash 64] [-threads 2] [-quiet]
+//	pbrain-gomoku [-player level:master] [-hash 64] [-threads 2] [-nodes 30000] [-quiet]
 package main
 
 import (
@@ -21,6 +21,7 @@ func main() {
 	hash := flag.Int("hash", 0, "transposition table MiB (0: from INFO max_memory, else the engine default)")
 	quiet := flag.Bool("quiet", false, "no MESSAGE lines with search progress")
 	threads := flag.Int("threads", 1, "search threads (Lazy SMP above 1; the master level only)")
+	nodes := flag.Uint64("nodes", 0, "node cap per move besides the time (0: none; the same play at any load)")
 	flag.Parse()
 	if _, err := players.Parse(*spec, players.Options{}); err != nil {
 		fmt.Fprintln(os.Stderr, "pbrain-gomoku:", err)
@@ -28,7 +29,7 @@ func main() {
 	}
 	cfg := brain.Config{
 		Name: "GomokuArena", Version: "1.0", Author: "Gomoku Arena", Country: "-",
-		Quiet: *quiet,
+		Quiet: *quiet, Nodes: *nodes,
 		NewPlayer: func(maxMemory int64) engine.Player {
 			mib := *hash
 			if mib == 0 && maxMemory > 0 {

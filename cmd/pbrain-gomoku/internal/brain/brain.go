@@ -32,6 +32,9 @@ type Config struct {
 	DefaultTurn time.Duration
 	// Messages enables MESSAGE lines with search progress (default on; see Quiet).
 	Quiet bool
+	// Nodes caps every search at this many nodes besides the time (0: none), so that
+	// two brains compared in a match play the same at any load of the machine.
+	Nodes uint64
 }
 
 // Brain is one protocol session.
@@ -299,7 +302,7 @@ func (b *Brain) limits() (engine.Limits, time.Duration) {
 		t = 100 * time.Millisecond
 	}
 	t = max(t-b.cfg.Margin-t/20, minThink)
-	l := engine.Limits{Time: t}
+	l := engine.Limits{Time: t, Nodes: b.cfg.Nodes}
 	if b.left >= 0 {
 		left := max(b.left-b.cfg.Margin-b.left/20, minThink)
 		movesLeft := max(10, (b.size*b.size/3-b.board.Ply())/2)

@@ -122,6 +122,10 @@ func TestLimits(t *testing.T) {
 	b.turn, b.left = 0, -1
 	l, _ = b.limits()
 	assert.Less(t, l.Time, 100*ms, "timeout_turn 0: as fast as possible")
+
+	b.cfg.Nodes = 30000
+	l, _ = b.limits()
+	assert.Equal(t, uint64(30000), l.Nodes, "the node cap goes with every search")
 }
 
 func TestBoardOrderFallback(t *testing.T) {
