@@ -30,8 +30,11 @@ const (
 	nmpDepth    = 3
 
 	// leafVCFNodes is the node budget of the VCF at a horizon node where the side to
-	// move has a four: most of the nodes of a search were spent there with 40.
-	leafVCFNodes = 12
+	// move has a four: enough for a four-three played at once (four, block, five).
+	// With 40, and still with 12, about half the nodes of a search were spent there
+	// (most horizon nodes have a four for the side to move), and a longer VCF is rarely
+	// found within such a budget.
+	leafVCFNodes = 3
 )
 
 // nullKey is xored into the hash while a null move is made: the side to move no
