@@ -97,7 +97,13 @@ func TestTactics(t *testing.T) {
 			t.Run(tc.name+"/"+rule.String(), func(t *testing.T) {
 				b := puzzleBoard(t, rule, tc.black, tc.white, tc.toMove)
 				e := New(Options{HashMiB: 4})
-				res := e.Search(context.Background(), b, Limits{Time: 3 * time.Second, Depth: 12}, nil)
+				limit := 3 * time.Second
+				if raceEnabled && tc.mateIn > 0 {
+					// The race detector slows the search about tenfold; a proven win
+					// ends the search at once.
+					limit = 20 * time.Second
+				}
+				res := e.Search(context.Background(), b, Limits{Time: limit, Depth: 12}, nil)
 				require.NoError(t, b.Check(res.Move), "illegal answer %v", res.Move)
 				if tc.accept != "" {
 					assert.Contains(t, strings.Fields(tc.accept), res.Move.String(), "answer (score %v, pv %v)", res.Score, res.PV)
@@ -122,12 +128,16 @@ func requireWinByPlayout(t *testing.T, b *Board, side Color, plies int) {
 	t.Helper()
 	b = b.Clone()
 	att, def := New(Options{HashMiB: 4}), New(Options{HashMiB: 4})
+	limit := 500 * time.Millisecond
+	if raceEnabled {
+		limit = 5 * time.Second
+	}
 	for i := 0; i < plies && !b.Outcome().Over; i++ {
 		e := att
 		if b.ToMove() != side {
 			e = def
 		}
-		res := e.Search(context.Background(), b, Limits{Time: 500 * time.Millisecond, Depth: 10}, nil)
+		res := e.Search(context.Background(), b, Limits{Time: limit, Depth: 10}, nil)
 		require.NoError(t, b.Play(res.Move))
 	}
 	require.True(t, b.Outcome().Over, "no five after %d plies: %s", plies, FormatMoves(b.Moves()))
