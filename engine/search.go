@@ -26,7 +26,7 @@ type searchConfig struct {
 	plainLMR   bool   // reduce at most 2 plies
 	noLMP      bool   // no late move pruning
 	lmp2       bool   // wider late move pruning (depth <= 5, fewer moves)
-	leafVCF    uint64 // leaf VCF node budget (0: leafVCFNodes)
+	leafVCF    uint64 // leaf VCF node budget (0: no leaf VCF, the selective search)
 	aspiration bool   // aspiration windows at the root
 	noRFP      bool   // no reverse futility pruning or razoring
 	noNMP      bool   // no null-move pruning
@@ -317,15 +317,12 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 }
 
 // leaf evaluates a horizon node: the static evaluation, unless the side to move has
-// a short VCF.
+// a short VCF. Only the plain search looks for one (cfg.leafVCF nodes): in the
+// selective search the nodes were better spent deeper in the tree.
 func (s *searcher) leaf(alpha, beta Score, ply int) Score {
 	p := &s.pos
-	if !s.cfg.noPrune && !s.cfg.noVCF && !s.cfg.noLeafVCF && p.cnt[p.side-1][lvFour]+p.cnt[p.side-1][lvFourThree] > 0 {
-		budget := uint64(leafVCFNodes)
-		if s.cfg.leafVCF > 0 {
-			budget = s.cfg.leafVCF
-		}
-		s.vcfStop = s.nodes + budget
+	if s.cfg.leafVCF > 0 && !s.cfg.noPrune && !s.cfg.noVCF && !s.cfg.noLeafVCF && p.cnt[p.side-1][lvFour]+p.cnt[p.side-1][lvFourThree] > 0 {
+		s.vcfStop = s.nodes + s.cfg.leafVCF
 		if d := s.vcf(ply, 9); d > 0 {
 			return mateIn(ply + d)
 		}

@@ -22,19 +22,18 @@ import "math"
 // ply less; fours and blocks of a four-three or better are never reduced. A node
 // without a TT move at depth 4 or more is searched one ply shallower (internal
 // iterative reduction, search.go).
+//
+// The horizon nodes get the static evaluation alone: no leaf VCF. Most of them have
+// a four for the side to move, and with a VCF budget of 40 nodes, and still with 12,
+// about half the nodes of a search went to those VCFs; 3 nodes (enough for a
+// four-three played at once) and then none were each stronger in self-play
+// (docs/strength/).
 
 const (
 	rfpDepth    = 6
 	rfpMargin   = 70 // centi-stones per ply of remaining depth
 	razorMargin = 150
 	nmpDepth    = 3
-
-	// leafVCFNodes is the node budget of the VCF at a horizon node where the side to
-	// move has a four: enough for a four-three played at once (four, block, five).
-	// With 40, and still with 12, about half the nodes of a search were spent there
-	// (most horizon nodes have a four for the side to move), and a longer VCF is rarely
-	// found within such a budget.
-	leafVCFNodes = 3
 )
 
 // nullKey is xored into the hash while a null move is made: the side to move no
