@@ -111,6 +111,9 @@ function roomItem(r, kind) {
     h('span.go.btn.btn-sm', { class: kind === 'open' ? 'btn-primary' : '' }, t(action))));
 }
 
+/** LOBBY_LINKS are the lobby's links to the other pages: [path, i18n key]. */
+const LOBBY_LINKS = [['/learn', 'nav.learn'], ['/analysis', 'nav.analyze'], ['/puzzles', 'nav.puzzles'], ['/leaderboard', 'leaders.title']];
+
 /** renderLobby draws the lobby into main and returns a teardown function. */
 export function renderLobby(main, ctx) {
   const cols = {};
@@ -129,7 +132,10 @@ export function renderLobby(main, ctx) {
         h('div.actions', null,
           h('button.btn.btn-primary', { type: 'button', id: 'quick-ai', 'data-i18n': 'lobby.quick.ai', onclick: () => openCreateDialog(ctx, 'ai') }, t('lobby.quick.ai')),
           h('button.btn', { type: 'button', id: 'quick-human', 'data-i18n': 'lobby.quick.human', onclick: () => openCreateDialog(ctx, 'human') }, t('lobby.quick.human')),
-          h('button.btn', { type: 'button', id: 'quick-aivai', 'data-i18n': 'lobby.quick.exhibition', onclick: () => openCreateDialog(ctx, 'aivai') }, t('lobby.quick.exhibition')))),
+          h('button.btn', { type: 'button', id: 'quick-aivai', 'data-i18n': 'lobby.quick.exhibition', onclick: () => openCreateDialog(ctx, 'aivai') }, t('lobby.quick.exhibition'))),
+        // The study pages and the leaderboard, on every width (the top bar drops its page links on phones).
+        h('nav.hero-links', { 'aria-label': t('lobby.pages'), 'data-i18n-label': 'lobby.pages' },
+          LOBBY_LINKS.map(([href, key]) => h('a.btn.btn-sm', { href, 'data-i18n': key }, t(key))))),
       miniBoard()),
     h('div.lobby-grid', null, mk('live'), mk('open'), mk('finished')));
 
