@@ -16,8 +16,9 @@ import (
 )
 
 // Post-game analysis (docs/protocol.md, "Analysis"): POST starts it (or finds it done
-// or running on some node), GET reads it; the page polls GET while it runs, each
-// answer carrying every position analysed so far. The work runs on the AI
+// or running on some node), GET reads it, and GET .../analysis/stream follows it as
+// server-sent events (analysis_stream.go); each answer carries every position analysed
+// so far. The work runs on the AI
 // scheduler's background lane (room/analysis). The games of rooms with the setting
 // auto_analysis are analysed without asking: the node that stores a game's end queues
 // it (analysisGameEnds), and a GET finding nothing queues it again.
@@ -176,35 +177,52 @@ func (s *Server) getAnalysis(c echo.Context) error {
 	if format != "" && format != "json" && format != "sgf" {
 		return protocol.Errorf(protocol.CodeBadRequest, `"format" must be json or sgf`)
 	}
-	res, leased, err := s.deps.Analysis.Get(c.Request().Context(), id, snap.Game)
+	reply, found, err := s.analysisView(c.Request().Context(), id, snap, format != "sgf")
 	if err != nil {
 		return err
 	}
-	if !leased && (res == nil || res.Status != analysis.StatusDone) && autoAnalysed(snap) && format != "sgf" {
+	if !found {
+		return errNotAnalysed
+	}
+	if format == "sgf" {
+		if reply.Status != analysis.StatusDone {
+			return protocol.Errorf(protocol.CodeConflict, "the analysis is not finished yet")
+		}
+		c.Response().Header().Set("Content-Disposition", `attachment; filename="gomoku-`+id+`-`+strconv.Itoa(snap.Game)+`-analysis.sgf"`)
+		return c.Blob(http.StatusOK, "application/x-go-sgf; charset=utf-8", analysisSGF(snap, reply.Result))
+	}
+	return c.JSON(http.StatusOK, reply)
+}
+
+var errNotAnalysed = protocol.NewError("server", protocol.CodeNotFound, "this game has not been analysed: POST to start")
+
+// analysisView is the stored analysis of a game as GET answers it: status "stopped"
+// when partial and computed by no node; with requeue, a game the server analyses by
+// itself that no node computes is queued again ("queued"). found is false when nothing
+// is stored or computing.
+func (s *Server) analysisView(ctx context.Context, id string, snap room.Snapshot, requeue bool) (reply analysisReply, found bool, err error) {
+	res, leased, err := s.deps.Analysis.Get(ctx, id, snap.Game)
+	if err != nil {
+		return analysisReply{}, false, err
+	}
+	if requeue && !leased && (res == nil || res.Status != analysis.StatusDone) && autoAnalysed(snap) {
 		if g, err := analysisGame(snap); err == nil && s.deps.Analysis.Enqueue(id, snap.Game) {
 			reply := newAnalysisReply(id, snap.Game, g, res)
 			reply.Status = analysisQueued
-			return c.JSON(http.StatusOK, reply)
+			return reply, true, nil
 		}
 	}
 	if res == nil {
 		if leased {
-			return c.JSON(http.StatusOK, analysisReply{Room: id, Game: snap.Game,
-				Result: analysis.Result{Status: analysis.StatusRunning, Positions: []analysis.Position{}}})
+			return analysisReply{Room: id, Game: snap.Game,
+				Result: analysis.Result{Status: analysis.StatusRunning, Positions: []analysis.Position{}}}, true, nil
 		}
-		return protocol.Errorf(protocol.CodeNotFound, "this game has not been analysed: POST to start")
+		return analysisReply{}, false, nil
 	}
 	if res.Status != analysis.StatusDone && !leased {
 		res.Status = analysisStopped
 	}
-	if format == "sgf" {
-		if res.Status != analysis.StatusDone {
-			return protocol.Errorf(protocol.CodeConflict, "the analysis is not finished yet")
-		}
-		c.Response().Header().Set("Content-Disposition", `attachment; filename="gomoku-`+id+`-`+strconv.Itoa(snap.Game)+`-analysis.sgf"`)
-		return c.Blob(http.StatusOK, "application/x-go-sgf; charset=utf-8", analysisSGF(snap, *res))
-	}
-	return c.JSON(http.StatusOK, analysisReply{Room: id, Game: snap.Game, Result: *res})
+	return analysisReply{Room: id, Game: snap.Game, Result: *res}, true, nil
 }
 
 // analysisGame is the game of a snapshot for the analysis.

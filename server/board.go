@@ -370,10 +370,23 @@ func (w *eventWriter) send(event string, v any) {
 		w.failed = true
 		return
 	}
-	_ = w.rc.SetWriteDeadline(time.Now().Add(eventWriteWait))
 	buf := make([]byte, 0, len(event)+len(data)+16)
 	buf = append(append(append(append(buf, "event: "...), event...), "\ndata: "...), data...)
-	buf = append(buf, "\n\n"...)
+	w.write(append(buf, "\n\n"...))
+}
+
+// comment writes a comment line, which clients ignore: a heartbeat that keeps proxies
+// from closing a quiet stream.
+func (w *eventWriter) comment() {
+	w.write([]byte(": keep-alive\n\n"))
+}
+
+// write writes buf and flushes it.
+func (w *eventWriter) write(buf []byte) {
+	if w.failed {
+		return
+	}
+	_ = w.rc.SetWriteDeadline(time.Now().Add(eventWriteWait))
 	if _, err := w.c.Response().Write(buf); err != nil {
 		w.failed = true
 		return

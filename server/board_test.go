@@ -141,8 +141,14 @@ func openStream(t *testing.T, base, query, ip string) (int, <-chan sseEvent, []b
 // openStreamAs is openStream with a bearer token (none when empty).
 func openStreamAs(t *testing.T, base, query, ip, token string) (int, <-chan sseEvent, []byte, func()) {
 	t.Helper()
+	return openSSE(t, base+"/api/analysis/stream?"+query, ip, token)
+}
+
+// openSSE is openStreamAs for any stream at url.
+func openSSE(t *testing.T, url, ip, token string) (int, <-chan sseEvent, []byte, func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	req, err := http.NewRequestWithContext(ctx, "GET", base+"/api/analysis/stream?"+query, nil)
+	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
 	require.NoError(t, err)
 	if ip != "" {
 		req.Header.Set("X-Real-IP", ip)

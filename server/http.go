@@ -45,6 +45,7 @@ func (s *Server) routes() *echo.Echo {
 	api.Match(getHead, "/rooms/:id/record", s.getRecord)
 	api.Match(getHead, "/rooms/:id/analysis", s.getAnalysis)
 	api.POST("/rooms/:id/analysis", s.startAnalysis)
+	api.GET("/rooms/:id/analysis/stream", s.streamAnalysis)
 	api.Match(getHead, "/engines", s.engines)
 	learn := newLearn(s.deps.Scheduler)
 	api.POST("/learn/compare", learn.compare)

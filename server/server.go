@@ -78,12 +78,16 @@ type Server struct {
 	posts   *ipRate
 	// gameAnalyses bounds the post-game analyses each client has computing at once.
 	gameAnalyses *callerLimits
-	origins      originChecker
-	upgrader     websocket.Upgrader
-	lobby        *lobbyHub
-	pairing      *pairingService // nil without Deps.Pairing
-	bgStop       context.CancelFunc
-	bgDone       sync.WaitGroup
+	// analysisStreams bounds the analysis streams each client has open; analysisTick
+	// is how often a stream reads the analysis (tests shorten it).
+	analysisStreams *callerLimits
+	analysisTick    time.Duration
+	origins         originChecker
+	upgrader        websocket.Upgrader
+	lobby           *lobbyHub
+	pairing         *pairingService // nil without Deps.Pairing
+	bgStop          context.CancelFunc
+	bgDone          sync.WaitGroup
 
 	mu       sync.Mutex
 	conns    map[*conn]struct{}
@@ -107,19 +111,21 @@ func NewWith(cfg Config, deps Deps) (*Server, error) {
 		cfg.Logger = slog.Default()
 	}
 	s := &Server{
-		cfg:          cfg,
-		log:          cfg.Logger,
-		rooms:        deps.Rooms,
-		players:      deps.Players,
-		limiter:      deps.Logins,
-		hasher:       newHasher(cfg.Argon2, runtime.GOMAXPROCS(0)),
-		deps:         deps,
-		metrics:      newMetrics(),
-		ipConns:      newIPLimiter(cfg.MaxConnsPerIP),
-		posts:        newIPRate(1, 20),
-		gameAnalyses: newGameAnalysisLimits(),
-		origins:      newOriginChecker(cfg.AllowedOrigins),
-		conns:        map[*conn]struct{}{},
+		cfg:             cfg,
+		log:             cfg.Logger,
+		rooms:           deps.Rooms,
+		players:         deps.Players,
+		limiter:         deps.Logins,
+		hasher:          newHasher(cfg.Argon2, runtime.GOMAXPROCS(0)),
+		deps:            deps,
+		metrics:         newMetrics(),
+		ipConns:         newIPLimiter(cfg.MaxConnsPerIP),
+		posts:           newIPRate(1, 20),
+		gameAnalyses:    newGameAnalysisLimits(),
+		analysisStreams: newAnalysisStreamLimits(),
+		analysisTick:    analysisTick,
+		origins:         newOriginChecker(cfg.AllowedOrigins),
+		conns:           map[*conn]struct{}{},
 	}
 	s.metrics.countRooms(deps.Rooms.Live)
 	s.upgrader = websocket.Upgrader{

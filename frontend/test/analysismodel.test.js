@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { graphPoints, graphPaths, plyAt, marked, counts, overlay, percent } from '../static/js/analysismodel.js';
+import { graphPoints, graphPaths, plyAt, marked, counts, overlay, percent, follow } from '../static/js/analysismodel.js';
 
 const result = {
   status: 'done', total: 3, moves: ['h8', 'a1'],
@@ -50,4 +50,16 @@ test('overlay hints the best move and numbers its line', () => {
 test('percent', () => {
   assert.equal(percent(0.456), '46%');
   assert.equal(percent(NaN), '50%');
+});
+
+test('follow streams a running analysis, polls without a stream and resumes a stopped one', () => {
+  for (const [status, stream, want] of [
+    ['done', 'open', 'done'], ['done', 'failed', 'done'],
+    ['stopped', 'open', 'start'], ['stopped', 'closed', 'start'],
+    ['running', 'closed', 'stream'], ['queued', 'closed', 'stream'],
+    ['running', 'open', 'wait'], ['queued', 'open', 'wait'],
+    ['running', 'failed', 'poll'], ['queued', 'failed', 'poll'],
+  ]) {
+    assert.equal(follow(status, /** @type {any} */ (stream)), want, `${status} ${stream}`);
+  }
 });

@@ -14,16 +14,22 @@ import (
 // engine time per AnalysisQuotaWindow; it has at most AnalysisPerClient post-game
 // analyses computing at once. A client address, whatever players use it, is the
 // second line: AnalysisPerAddress of each at once, AnalysisAddressQuota per window.
+// Following a post-game analysis (GET /api/rooms/{id}/analysis/stream) costs no engine
+// time: a client has at most AnalysisStreamsPerClient such streams open, its address
+// AnalysisStreamsPerAddress.
 const (
-	AnalysisMaxLines     = 3
-	AnalysisMaxTime      = 30 * time.Second
-	AnalysisPerClient    = 2
-	AnalysisPerAddress   = 6
-	AnalysisQuota        = 5 * time.Minute
-	AnalysisAddressQuota = 15 * time.Minute
-	AnalysisQuotaWindow  = time.Hour
-	AnalysisMaxMoves     = 400
-	AnalysisMaxImport    = 64 << 10 // bytes of a pasted record (POST /api/analysis/import)
+	AnalysisMaxLines   = 3
+	AnalysisMaxTime    = 30 * time.Second
+	AnalysisPerClient  = 2
+	AnalysisPerAddress = 6
+	// AnalysisStreamsPerClient and AnalysisStreamsPerAddress cap open analysis streams.
+	AnalysisStreamsPerClient  = 4
+	AnalysisStreamsPerAddress = 16
+	AnalysisQuota             = 5 * time.Minute
+	AnalysisAddressQuota      = 15 * time.Minute
+	AnalysisQuotaWindow       = time.Hour
+	AnalysisMaxMoves          = 400
+	AnalysisMaxImport         = 64 << 10 // bytes of a pasted record (POST /api/analysis/import)
 )
 
 // AnalysisRequest is a position of the analysis board, read from the query string of

@@ -102,6 +102,23 @@ export function overlay(r, n, size, showLine) {
 }
 
 /**
+ * follow is what the panel does after reading an analysis in status: 'done' (nothing
+ * more), 'start' (a stopped analysis is resumed by asking again), or while it is queued
+ * or runs: 'wait' (the open stream brings the next state), 'stream' (open one: GET
+ * .../analysis/stream) or 'poll' (read it again in a second: the browser has no
+ * EventSource, or a stream failed).
+ * @param {string} status
+ * @param {'open' | 'closed' | 'failed'} stream the panel's stream
+ * @returns {'done' | 'start' | 'wait' | 'stream' | 'poll'}
+ */
+export function follow(status, stream) {
+  if (status === 'done') return 'done';
+  if (status === 'stopped') return 'start';
+  if (stream === 'open') return 'wait';
+  return stream === 'closed' ? 'stream' : 'poll';
+}
+
+/**
  * percent formats black's win probability.
  * @param {number} p
  */

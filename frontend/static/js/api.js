@@ -238,6 +238,14 @@ export function getAnalysis(id, game) {
   return call('GET', `/api/rooms/${encodeURIComponent(id)}/analysis?game=${game}`);
 }
 
+/**
+ * analysisStreamURL follows a game's analysis as server-sent events ("analysis" while it
+ * runs, "end" last; docs/protocol.md, "Analysis").
+ */
+export function analysisStreamURL(id, game) {
+  return `/api/rooms/${encodeURIComponent(id)}/analysis/stream?game=${game}`;
+}
+
 /** analysisSGFURL is the download link of an analysed game as SGF with comments. */
 export function analysisSGFURL(id, game) {
   return `/api/rooms/${encodeURIComponent(id)}/analysis?game=${game}&format=sgf`;

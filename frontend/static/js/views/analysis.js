@@ -3,12 +3,13 @@
 // (games against the AI are analysed by the server by itself when the room has the setting
 // auto_analysis, chosen in the New game dialog), progress while the server analyses, the
 // evaluation graph with the marked moves, and for the position shown the engine's best
-// move and line (drawn on the board on request). It polls the server while the analysis is
-// queued or runs (docs/protocol.md, "Analysis").
+// move and line (drawn on the board on request). While the analysis is queued or runs it
+// follows the server's stream of it (EventSource), or polls when the browser has none or
+// the stream fails (docs/protocol.md, "Analysis").
 import { h, s } from '../dom.js';
 import { t } from '../i18n.js';
 import * as api from '../api.js';
-import { graphPoints, graphPaths, plyAt, marked, overlay, percent } from '../analysismodel.js';
+import { graphPoints, graphPaths, plyAt, marked, overlay, percent, follow } from '../analysismodel.js';
 
 /** @typedef {import('../analysismodel.js').AResult} AResult */
 
@@ -35,6 +36,9 @@ export class AnalysisPanel {
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.timer = null;
     this.stopped = false;
+    /** @type {EventSource | null} the stream following the analysis */
+    this.es = null;
+    this.streamFailed = typeof EventSource === 'undefined';
   }
 
   /**
@@ -56,6 +60,7 @@ export class AnalysisPanel {
   reset() {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.closeStream();
     this.result = null;
     this.state = 'idle';
     this.game = 0;
@@ -91,21 +96,49 @@ export class AnalysisPanel {
   apply(r) {
     if (this.stopped || r.game !== this.game) return;
     this.result = r;
-    if (r.status === 'done') {
-      this.state = 'done';
-    } else {
-      this.state = r.status === 'queued' ? 'queued' : 'running';
+    if (r.status === 'done') this.state = 'done';
+    else this.state = r.status === 'queued' ? 'queued' : 'running';
+    const step = follow(r.status, this.es ? 'open' : this.streamFailed ? 'failed' : 'closed');
+    if (step === 'stream') this.openStream();
+    else if (step === 'start' || step === 'poll') {
       // A stopped analysis (its node went away) is resumed by asking again.
-      const next = r.status === 'stopped' ? () => this.start() : () => this.fetch();
+      const next = step === 'start' ? () => this.start() : () => this.fetch();
       this.timer = setTimeout(() => { this.timer = null; next(); }, POLL_MS);
     }
     this.on.changed();
+  }
+
+  /** openStream follows the analysis of the game shown; a failed stream falls back to polling. */
+  openStream() {
+    const es = new EventSource(api.analysisStreamURL(this.roomId, this.game));
+    this.es = es;
+    /** @param {Event} e */
+    const read = (e) => JSON.parse(/** @type {MessageEvent} */ (e).data);
+    es.addEventListener('analysis', (e) => this.apply(read(e)));
+    es.addEventListener('end', (e) => {
+      // The last state: done, stopped, or still running when the stream reached its
+      // time limit (then apply opens a new one).
+      this.closeStream();
+      this.apply(read(e));
+    });
+    es.onerror = () => {
+      if (this.es !== es) return;
+      this.closeStream();
+      this.streamFailed = true;
+      this.timer = setTimeout(() => { this.timer = null; this.fetch(); }, POLL_MS);
+    };
+  }
+
+  closeStream() {
+    if (this.es) this.es.close();
+    this.es = null;
   }
 
   stop() {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.closeStream();
   }
 
   /**
