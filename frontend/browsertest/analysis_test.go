@@ -51,6 +51,9 @@ func TestAnalyseAFinishedGame(t *testing.T) {
 	p.Wait("the button", `document.querySelector('#analysis-start:not([disabled])') !== null`, 30*time.Second)
 	p.Click("#analysis-start")
 	p.Wait("analysing", `document.querySelector('#analysis-progress, #analysis-sgf') !== null`, 30*time.Second)
+	p.Wait("analysed", `document.querySelector('#analysis-sgf') !== null`, 2*time.Minute)
+	require.True(t, Eval[bool](p, `performance.getEntriesByType('resource').some((e) => e.name.includes('/analysis/stream'))`),
+		"the page followed the analysis over its stream")
 	p.Open("/")
 	p.Click("#nav-new")
 	p.Wait("create dialog", `document.querySelector('#create-dialog form') !== null`, 5*time.Second)
