@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -19,18 +18,9 @@ import (
 // games of the same players at once; every game counts exactly once and the ratings
 // end as a sequential replay of the recorded games says.
 func TestRecordConcurrentRealRedis(t *testing.T) {
-	tests := []struct {
-		name   string
-		client func(t *testing.T) redis.UniversalClient
-	}{
-		{"single", func(t *testing.T) redis.UniversalClient { return redistest.Start(t, redistest.WithoutAOF()).Client() }},
-		{"cluster", func(t *testing.T) redis.UniversalClient {
-			return redistest.StartCluster(t, 3, redistest.WithoutAOF()).Client()
-		}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := tt.client(t)
+	for _, tt := range redistest.Topologies() {
+		t.Run(tt.Name, func(t *testing.T) {
+			c := tt.Client(t)
 			const games, writers = 40, 4 // each game recorded by 4 "nodes" at once
 			ctx := context.Background()
 			recs := make([][]*Record, writers)

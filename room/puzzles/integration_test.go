@@ -6,7 +6,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -18,18 +17,9 @@ import (
 // several "nodes" at once; each rated attempt counts exactly once, and the ratings
 // end as a sequential replay of the recorded outcomes says.
 func TestFinishExactlyOnceRealRedis(t *testing.T) {
-	tests := []struct {
-		name   string
-		client func(t *testing.T) redis.UniversalClient
-	}{
-		{"single", func(t *testing.T) redis.UniversalClient { return redistest.Start(t, redistest.WithoutAOF()).Client() }},
-		{"cluster", func(t *testing.T) redis.UniversalClient {
-			return redistest.StartCluster(t, 3, redistest.WithoutAOF()).Client()
-		}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := tt.client(t)
+	for _, tt := range redistest.Topologies() {
+		t.Run(tt.Name, func(t *testing.T) {
+			c := tt.Client(t)
 			ctx := context.Background()
 			s := newTestStore(t, c)
 			ids := []string{"win-in-one-001", "vct-001", "vcf-001"}

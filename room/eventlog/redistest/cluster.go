@@ -19,6 +19,22 @@ type Cluster struct {
 	replicas int
 }
 
+// Topology is one way to run Redis under a test: a single server or a Cluster.
+type Topology struct {
+	Name   string
+	Client func(t testing.TB) redis.UniversalClient
+}
+
+// Topologies lists a single server and a 3-master Cluster, both without AOF, for the
+// tests whose guarantee (a Lua script's atomicity, a hash-tagged key layout) must hold
+// on either. Gating is as for Start.
+func Topologies() []Topology {
+	return []Topology{
+		{"single", func(t testing.TB) redis.UniversalClient { return Start(t, WithoutAOF()).Client() }},
+		{"cluster", func(t testing.TB) redis.UniversalClient { return StartCluster(t, 3, WithoutAOF()).Client() }},
+	}
+}
+
 // StartCluster starts n (>= 1) redis-server processes in cluster mode, assigns
 // the slots, joins them and waits until every node reports cluster_state:ok.
 // Gating is as for Start. Options apply to every node.
