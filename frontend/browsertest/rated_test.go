@@ -105,6 +105,8 @@ func TestRatedLevelsWhereAnAIIsChosen(t *testing.T) {
 		Eval[string](p, `document.querySelector('#f-level option[value="master"]').textContent`))
 	Eval[bool](p, `(() => { document.getElementById('create-dialog').close(); return true; })()`)
 	id := strings.TrimPrefix(path, "/r/")
-	p.Wait("the AI room in the lobby", `document.querySelector('a.room[data-room="`+id+`"] .badge-rating') !== null`, 15*time.Second)
-	require.Equal(t, strconv.Itoa(master), Eval[string](p, `document.querySelector('a.room[data-room="`+id+`"] .badge-rating').textContent`))
+	// The AI's badge, not the guest's own "1500?" in the other seat (colours are drawn).
+	aiBadge := `document.querySelector('a.room[data-room="` + id + `"] .badge-rating[data-kind="ai"]')`
+	p.Wait("the AI room in the lobby", aiBadge+` !== null`, 15*time.Second)
+	require.Equal(t, strconv.Itoa(master), Eval[string](p, aiBadge+`.textContent`))
 }

@@ -68,7 +68,7 @@ function seatLabel(seat) {
   if (!seat) return h('span.muted', t('seat.open'));
   const e = seatEntry(seat, levelRatings);
   return h('span', null, e.name,
-    e.rating ? h('span.badge.badge-rating', { title: t(seat.kind === 'human' ? 'rating.title' : 'rating.level') }, e.rating) : null);
+    e.rating ? h('span.badge.badge-rating', { title: t(seat.kind === 'human' ? 'rating.title' : 'rating.level'), dataset: { kind: seat.kind } }, e.rating) : null);
 }
 
 /**
