@@ -13,6 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/engine/puzzle"
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/gomoku-arena/gomoku/room/puzzles"
@@ -99,12 +100,12 @@ func puzzleErr(err error) error {
 }
 
 // view answers a puzzle with the caller's rating.
-func (t *puzzleTrainer) view(c echo.Context, p Player, pz puzzles.Puzzle, st puzzles.Stats) error {
+func (t *puzzleTrainer) view(c echo.Context, p Player, pz puzzle.Puzzle, st puzzles.Stats) error {
 	pr, err := t.store.PlayerRating(c.Request().Context(), p.ID)
 	if err != nil {
 		return puzzleErr(err)
 	}
-	return c.JSON(http.StatusOK, protocol.PuzzleView{Puzzle: wirePuzzle(pz, st), Player: wireRating(pr.Rating)})
+	return c.JSON(http.StatusOK, protocol.PuzzleView{Puzzle: t.wirePuzzle(pz, st), Player: wireRating(pr.Rating)})
 }
 
 // next serves GET /api/puzzles/next?rule=.
@@ -128,10 +129,10 @@ func (t *puzzleTrainer) next(c echo.Context) error {
 }
 
 // puzzle reads the :id of a request and its puzzle.
-func (t *puzzleTrainer) puzzle(c echo.Context) (puzzles.Puzzle, puzzles.Stats, error) {
+func (t *puzzleTrainer) puzzle(c echo.Context) (puzzle.Puzzle, puzzles.Stats, error) {
 	id := c.Param("id")
 	if !protocol.ValidPuzzleID(id) {
-		return puzzles.Puzzle{}, puzzles.Stats{}, protocol.Errorf(protocol.CodeNoSuchPuzzle, "no such puzzle")
+		return puzzle.Puzzle{}, puzzles.Stats{}, protocol.Errorf(protocol.CodeNoSuchPuzzle, "no such puzzle")
 	}
 	pz, st, err := t.store.Puzzle(c.Request().Context(), id)
 	return pz, st, puzzleErr(err)
@@ -170,7 +171,7 @@ func (t *puzzleTrainer) start(c echo.Context) error {
 		return puzzleErr(err)
 	}
 	return c.JSON(http.StatusCreated, protocol.PuzzleAttempt{Attempt: a.ID, Rated: a.Rated(),
-		Puzzle: wirePuzzle(pz, st), Player: wireRating(pr.Rating)})
+		Puzzle: t.wirePuzzle(pz, st), Player: wireRating(pr.Rating)})
 }
 
 // attemptState is an attempt open for a step: the attempt as read (raw: its
@@ -179,7 +180,7 @@ func (t *puzzleTrainer) start(c echo.Context) error {
 type attemptState struct {
 	a     puzzles.Attempt
 	raw   string
-	pz    puzzles.Puzzle
+	pz    puzzle.Puzzle
 	line  []engine.Point
 	board *engine.Board
 }
@@ -267,7 +268,7 @@ func (t *puzzleTrainer) busy(msg string) error {
 // the rating indexes (a Redis that does not answer yet is seeded at the next start;
 // the puzzles are served meanwhile, only Next finds none).
 func newPuzzleStore(ctx context.Context, c redis.UniversalClient, cfg Config) (*puzzles.Store, error) {
-	shipped, err := puzzles.Shipped()
+	shipped, err := puzzle.Shipped()
 	if err != nil {
 		return nil, fmt.Errorf("server: the shipped puzzles: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/engine/puzzle"
 	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/gomoku-arena/gomoku/room/puzzles"
 	"github.com/gomoku-arena/gomoku/room/rating"
@@ -40,7 +41,7 @@ func (t *puzzleTrainer) move(c echo.Context) error {
 	if err := s.board.Check(mv); err != nil && !errors.As(err, &forbidden) {
 		return protocol.Errorf(protocol.CodeBadMove, "%s cannot be played: %v", req.Move, err)
 	}
-	var step puzzles.Step
+	var step puzzle.Step
 	err = t.solve(c, s.a.Player, func(ctx context.Context) error {
 		var err error
 		step, err = t.solver.Check(ctx, s.pz, s.line, mv, t.budget)
@@ -54,19 +55,19 @@ func (t *puzzleTrainer) move(c echo.Context) error {
 	out := protocol.PuzzleStep{}
 	ctx := c.Request().Context()
 	switch step.Result {
-	case puzzles.Continue:
+	case puzzle.Continue:
 		a.Line = append(a.Line, step.Reply.String())
 		if _, err := t.store.Save(ctx, s.raw, a); err != nil {
 			return puzzleErr(err)
 		}
 		out.Result, out.Reply, out.Line = protocol.PuzzleContinue, step.Reply.String(), a.Line
 		return c.JSON(http.StatusOK, out)
-	case puzzles.Solved:
+	case puzzle.Solved:
 		out.Result = protocol.PuzzleSolved
 	default:
 		out.Result, out.Solution = protocol.PuzzleWrong, points(step.Solution)
 	}
-	done, err := t.store.Finish(ctx, a, s.raw, s.pz, step.Result == puzzles.Solved)
+	done, err := t.store.Finish(ctx, a, s.raw, s.pz, step.Result == puzzle.Solved)
 	if err != nil {
 		return puzzleErr(err)
 	}
@@ -135,10 +136,12 @@ func points(ps []engine.Point) []string {
 	return out
 }
 
-// wirePuzzle is a puzzle with its stats on the wire.
-func wirePuzzle(p puzzles.Puzzle, st puzzles.Stats) protocol.Puzzle {
+// wirePuzzle is a puzzle with its stats on the wire. The puzzle's note is not served:
+// it names the answer ("block the four") or the win's length, which the trainer
+// leaves to the solver.
+func (t *puzzleTrainer) wirePuzzle(p puzzle.Puzzle, st puzzles.Stats) protocol.Puzzle {
 	return protocol.Puzzle{ID: p.ID, Rule: p.Rule.String(), Size: p.Size, ToMove: colorName(p.ToMove),
-		Moves: points(p.Moves), Category: p.Category, Source: p.Source, Rating: round1(st.R), RD: round1(st.RD),
+		Moves: points(p.Moves), Category: p.Category, Source: t.store.Source(p.ID), Rating: round1(st.R), RD: round1(st.RD),
 		Provisional: st.Provisional(), Plays: st.Plays, SolvedBy: st.Solved}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/engine/puzzle"
 	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/gomoku-arena/gomoku/room/puzzles"
 )
@@ -53,25 +54,25 @@ func scriptPoints(from int) []engine.Point {
 	return out
 }
 
-func (s *scriptSolver) Check(ctx context.Context, _ puzzles.Puzzle, line []engine.Point, move engine.Point, _ uint64) (puzzles.Step, error) {
+func (s *scriptSolver) Check(ctx context.Context, _ puzzle.Puzzle, line []engine.Point, move engine.Point, _ uint64) (puzzle.Step, error) {
 	if err := s.wait(ctx); err != nil {
-		return puzzles.Step{}, err
+		return puzzle.Step{}, err
 	}
 	n := len(line)
 	if move.String() != scriptLine[n] {
-		return puzzles.Step{Result: puzzles.Wrong, Solution: scriptPoints(n)}, nil
+		return puzzle.Step{Result: puzzle.Wrong, Solution: scriptPoints(n)}, nil
 	}
 	if n+1 == len(scriptLine) {
-		return puzzles.Step{Result: puzzles.Solved}, nil
+		return puzzle.Step{Result: puzzle.Solved}, nil
 	}
-	return puzzles.Step{Result: puzzles.Continue, Reply: scriptPoints(n + 1)[0]}, nil
+	return puzzle.Step{Result: puzzle.Continue, Reply: scriptPoints(n + 1)[0]}, nil
 }
 
-func (s *scriptSolver) Hint(ctx context.Context, _ puzzles.Puzzle, line []engine.Point, _ uint64) (engine.Point, error) {
+func (s *scriptSolver) Hint(ctx context.Context, _ puzzle.Puzzle, line []engine.Point, _ uint64) (engine.Point, error) {
 	return scriptPoints(len(line))[0], s.wait(ctx)
 }
 
-func (s *scriptSolver) Solution(ctx context.Context, _ puzzles.Puzzle, line []engine.Point, _ uint64) ([]engine.Point, error) {
+func (s *scriptSolver) Solution(ctx context.Context, _ puzzle.Puzzle, line []engine.Point, _ uint64) ([]engine.Point, error) {
 	return scriptPoints(len(line)), s.wait(ctx)
 }
 
@@ -82,7 +83,7 @@ func testPuzzleStore(t testing.TB, c redis.UniversalClient) *puzzles.Store {
 	// j8 is a double three, forbidden to black under renju.
 	trap, err := engine.ParseMoves("h8 a1 i8 a2 j9 a3 j10 a4", 15)
 	require.NoError(t, err)
-	s := puzzles.NewStore(c, []puzzles.Puzzle{
+	s := puzzles.NewStore(c, []puzzle.Puzzle{
 		{ID: "vcf-test", Category: "vcf", Rule: engine.Freestyle, Size: 15, ToMove: engine.Black, Moves: moves},
 		{ID: "renju-test", Category: "renju-trap", Rule: engine.Renju, Size: 15, ToMove: engine.Black, Moves: trap},
 	})

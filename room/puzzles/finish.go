@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/gomoku-arena/gomoku/engine/puzzle"
 	"github.com/gomoku-arena/gomoku/room/rating"
 )
 
@@ -59,7 +60,7 @@ const maxTries = 16
 // counts in the puzzle's plays. When the attempt is already over (a retry, another
 // node), the stored outcome is returned and nothing changes; when it changed
 // otherwise, ErrConflict.
-func (s *Store) Finish(ctx context.Context, a Attempt, raw string, p Puzzle, solved bool) (Attempt, error) {
+func (s *Store) Finish(ctx context.Context, a Attempt, raw string, p puzzle.Puzzle, solved bool) (Attempt, error) {
 	if a.Over {
 		return a, ErrAttemptOver
 	}
@@ -72,7 +73,7 @@ func (s *Store) Finish(ctx context.Context, a Attempt, raw string, p Puzzle, sol
 	return Attempt{}, ErrContention
 }
 
-func (s *Store) finishOnce(ctx context.Context, a Attempt, raw string, p Puzzle, solved bool) (Attempt, bool, error) {
+func (s *Store) finishOnce(ctx context.Context, a Attempt, raw string, p puzzle.Puzzle, solved bool) (Attempt, bool, error) {
 	var stCmd, prCmd *redis.StringCmd
 	_, err := s.c.Pipelined(ctx, func(pl redis.Pipeliner) error {
 		stCmd = pl.HGet(ctx, KeyStats, p.ID)

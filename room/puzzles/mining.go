@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/engine/puzzle"
 )
 
 // Lane runs background engine work at a lower priority than live AI seats
@@ -112,7 +113,7 @@ func (m *Mining) MineGame(ctx context.Context, room string, game int) (int, erro
 	if err != nil || !ok {
 		return 0, err
 	}
-	var found []Puzzle
+	var found []puzzle.Puzzle
 	err = m.lane.Background(ctx, func(ctx context.Context) error {
 		ctx, cancel := context.WithTimeout(ctx, m.timeout)
 		defer cancel()

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/engine/puzzle"
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/eventlog/redistest"
 )
@@ -28,12 +29,12 @@ type fakeMiner struct {
 	calls atomic.Int32
 }
 
-func (f *fakeMiner) Mine(_ context.Context, rule engine.Rule, size int, moves []engine.Point) ([]Puzzle, error) {
+func (f *fakeMiner) Mine(_ context.Context, rule engine.Rule, size int, moves []engine.Point) ([]puzzle.Puzzle, error) {
 	f.calls.Add(1)
-	var out []Puzzle
+	var out []puzzle.Puzzle
 	for _, n := range f.at {
 		if n <= len(moves) {
-			p := Puzzle{Category: "vcf", Rule: rule, Size: size, Moves: moves[:n]}
+			p := puzzle.Puzzle{Category: "vcf", Rule: rule, Size: size, Moves: moves[:n]}
 			h := sha256.Sum256([]byte(canonicalKey(p)))
 			p.ID = "mined-" + hex.EncodeToString(h[:6])
 			out = append(out, p)
@@ -43,7 +44,7 @@ func (f *fakeMiner) Mine(_ context.Context, rule engine.Rule, size int, moves []
 }
 
 // canonicalKey is the fake miner's position key.
-func canonicalKey(p Puzzle) string {
+func canonicalKey(p puzzle.Puzzle) string {
 	var b, w []string
 	for i, m := range p.Moves {
 		if i%2 == 0 {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/gomoku-arena/gomoku/engine/puzzle"
 )
 
 // nextWindows are the rating distances Next looks within, nearest first.
@@ -20,16 +22,16 @@ const nextBatch = 200
 // recent period, picked at random in that window; when the player has attempted every
 // puzzle of the rule recently, the one attempted longest ago. ErrNoSuchPuzzle when the
 // rule has no puzzles.
-func (s *Store) Next(ctx context.Context, player, rule string) (Puzzle, Stats, error) {
+func (s *Store) Next(ctx context.Context, player, rule string) (puzzle.Puzzle, Stats, error) {
 	pr, err := s.PlayerRating(ctx, player)
 	if err != nil {
-		return Puzzle{}, Stats{}, err
+		return puzzle.Puzzle{}, Stats{}, err
 	}
 	cut := s.now().Add(-s.recent).UnixMilli()
 	recent, err := s.c.ZRangeByScoreWithScores(ctx, PlayedKey(player), &redis.ZRangeBy{
 		Min: strconv.FormatInt(cut, 10), Max: "+inf"}).Result()
 	if err != nil {
-		return Puzzle{}, Stats{}, wrap("next: played", err)
+		return puzzle.Puzzle{}, Stats{}, wrap("next: played", err)
 	}
 	played := make(map[string]float64, len(recent))
 	for _, z := range recent {
@@ -42,7 +44,7 @@ func (s *Store) Next(ctx context.Context, player, rule string) (Puzzle, Stats, e
 	for _, w := range nextWindows {
 		ids, err := s.window(ctx, rule, pr.R, w)
 		if err != nil {
-			return Puzzle{}, Stats{}, err
+			return puzzle.Puzzle{}, Stats{}, err
 		}
 		var fresh []string
 		for _, id := range ids {
@@ -59,7 +61,7 @@ func (s *Store) Next(ctx context.Context, player, rule string) (Puzzle, Stats, e
 		}
 	}
 	if oldest == "" {
-		return Puzzle{}, Stats{}, ErrNoSuchPuzzle
+		return puzzle.Puzzle{}, Stats{}, ErrNoSuchPuzzle
 	}
 	return s.Puzzle(ctx, oldest)
 }

@@ -3,7 +3,8 @@
 // choice of a player's next puzzle, and the mining of finished games, all on Redis.
 // The game logic — whether a move solves a position, the defender's reply, hints,
 // solutions and finding puzzles in a game — is the Solver's (package engine/puzzle);
-// this package only stores and rates.
+// this package only stores and rates. A puzzle is engine/puzzle's Puzzle, note
+// included; where it comes from (shipped or mined) is the Store's to say (Source).
 //
 // # Exactly once
 //
@@ -27,6 +28,7 @@ import (
 	"errors"
 
 	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/engine/puzzle"
 	"github.com/gomoku-arena/gomoku/room/rating"
 )
 
@@ -51,52 +53,21 @@ var (
 	ErrBudget  = errors.New("puzzles: the solver's budget ran out")
 )
 
-// Puzzle is one position to solve: the side to move wins by force.
-type Puzzle struct {
-	ID       string         `json:"id"`
-	Source   string         `json:"source"`
-	Category string         `json:"category"`
-	Rule     engine.Rule    `json:"-"`
-	Size     int            `json:"size"`
-	ToMove   engine.Color   `json:"-"`
-	Moves    []engine.Point `json:"-"`
-	// Answers are the accepted first moves when known (shipped puzzles).
-	Answers []engine.Point `json:"-"`
-}
-
-// Result of a step.
-type Result int
-
-// Results of Check.
-const (
-	Continue Result = iota + 1 // the move keeps the win: the defender replied
-	Solved                     // the move wins (the puzzle is solved)
-	Wrong                      // the move lets the win go
-)
-
-// Step is the solver's verdict on one attacking move.
-type Step struct {
-	Result Result
-	// Reply is the defender's best answer (Continue).
-	Reply engine.Point
-	// Solution is a winning line from the position before the move (Wrong).
-	Solution []engine.Point
-}
-
 // Solver answers the trainer's questions about a puzzle position after line (the
 // moves played since the puzzle's start, attacker and defender alternating). Each
-// call is bounded by budget solver nodes and by ctx.
+// call is bounded by budget solver nodes and by ctx. EngineSolver is engine/puzzle's;
+// tests script their own.
 type Solver interface {
-	Check(ctx context.Context, p Puzzle, line []engine.Point, move engine.Point, budget uint64) (Step, error)
-	Hint(ctx context.Context, p Puzzle, line []engine.Point, budget uint64) (engine.Point, error)
-	Solution(ctx context.Context, p Puzzle, line []engine.Point, budget uint64) ([]engine.Point, error)
+	Check(ctx context.Context, p puzzle.Puzzle, line []engine.Point, move engine.Point, budget uint64) (puzzle.Step, error)
+	Hint(ctx context.Context, p puzzle.Puzzle, line []engine.Point, budget uint64) (engine.Point, error)
+	Solution(ctx context.Context, p puzzle.Puzzle, line []engine.Point, budget uint64) ([]engine.Point, error)
 }
 
 // Miner finds puzzles in a finished game: positions where the mover had a short
 // forced win, verified, each with an id derived from the position up to the board's 8
 // symmetries (so a position is one puzzle whichever game reaches it).
 type Miner interface {
-	Mine(ctx context.Context, rule engine.Rule, size int, moves []engine.Point) ([]Puzzle, error)
+	Mine(ctx context.Context, rule engine.Rule, size int, moves []engine.Point) ([]puzzle.Puzzle, error)
 }
 
 // priors are the starting ratings of a new puzzle by category: an easy kind starts

@@ -44,50 +44,38 @@ func solverErr(err error) error {
 	return err
 }
 
-// Check implements Solver.
-func (s *EngineSolver) Check(ctx context.Context, p Puzzle, line []engine.Point, move engine.Point, budget uint64) (Step, error) {
+// Check implements Solver: engine/puzzle's verdict, a wrong move whose refutation
+// the solver did not find within the budget counting as wrong all the same.
+func (s *EngineSolver) Check(ctx context.Context, p puzzle.Puzzle, line []engine.Point, move engine.Point, budget uint64) (puzzle.Step, error) {
 	var st puzzle.Step
 	err := s.with(func(e *engine.Engine) error {
 		var err error
-		st, err = puzzle.Check(ctx, e, toEngine(p), line, move, budget)
+		st, err = puzzle.Check(ctx, e, p, line, move, budget)
 		if errors.Is(err, puzzle.ErrNoWin) {
-			// A wrong move whose refutation the solver did not find: still wrong.
 			st, err = puzzle.Step{Result: puzzle.Wrong}, nil
 		}
 		return err
 	})
-	if err != nil {
-		return Step{}, err
-	}
-	out := Step{Solution: st.Solution}
-	switch st.Result {
-	case puzzle.Continue:
-		out.Result, out.Reply = Continue, st.Reply
-	case puzzle.Solved:
-		out.Result = Solved
-	default:
-		out.Result = Wrong
-	}
-	return out, nil
+	return st, err
 }
 
 // Hint implements Solver.
-func (s *EngineSolver) Hint(ctx context.Context, p Puzzle, line []engine.Point, budget uint64) (engine.Point, error) {
+func (s *EngineSolver) Hint(ctx context.Context, p puzzle.Puzzle, line []engine.Point, budget uint64) (engine.Point, error) {
 	var h engine.Point
 	err := s.with(func(e *engine.Engine) error {
 		var err error
-		h, err = puzzle.Hint(ctx, e, toEngine(p), line, budget)
+		h, err = puzzle.Hint(ctx, e, p, line, budget)
 		return err
 	})
 	return h, err
 }
 
 // Solution implements Solver.
-func (s *EngineSolver) Solution(ctx context.Context, p Puzzle, line []engine.Point, budget uint64) ([]engine.Point, error) {
+func (s *EngineSolver) Solution(ctx context.Context, p puzzle.Puzzle, line []engine.Point, budget uint64) ([]engine.Point, error) {
 	var sol []engine.Point
 	err := s.with(func(e *engine.Engine) error {
 		var err error
-		sol, err = puzzle.Solution(ctx, e, toEngine(p), line, budget)
+		sol, err = puzzle.Solution(ctx, e, p, line, budget)
 		return err
 	})
 	return sol, err
@@ -95,16 +83,12 @@ func (s *EngineSolver) Solution(ctx context.Context, p Puzzle, line []engine.Poi
 
 // Mine implements Miner: the verified puzzles of a finished game, with engine/puzzle's
 // ids (the same for a position reached in any game, in any of its symmetric forms).
-func (s *EngineSolver) Mine(ctx context.Context, rule engine.Rule, size int, moves []engine.Point) ([]Puzzle, error) {
+func (s *EngineSolver) Mine(ctx context.Context, rule engine.Rule, size int, moves []engine.Point) ([]puzzle.Puzzle, error) {
 	var found []puzzle.Puzzle
 	err := s.with(func(e *engine.Engine) error {
 		var err error
 		found, err = puzzle.Mine(ctx, e, rule, size, moves, s.Mining)
 		return err
 	})
-	out := make([]Puzzle, len(found))
-	for i, p := range found {
-		out[i] = fromEngine(p, SourceMined)
-	}
-	return out, err
+	return found, err
 }

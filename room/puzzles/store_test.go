@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gomoku-arena/gomoku/engine"
+	"github.com/gomoku-arena/gomoku/engine/puzzle"
 	"github.com/gomoku-arena/gomoku/room/rating"
 )
 
@@ -25,8 +26,8 @@ func mustMoves(t testing.TB, s string) []engine.Point {
 
 // testShipped is a small shipped suite: two freestyle puzzles of different
 // categories and one renju puzzle.
-func testShipped(t testing.TB) []Puzzle {
-	return []Puzzle{
+func testShipped(t testing.TB) []puzzle.Puzzle {
+	return []puzzle.Puzzle{
 		{ID: "win-in-one-001", Category: "win-in-one", Rule: engine.Freestyle, Size: 15, ToMove: engine.Black, Moves: mustMoves(t, "h8 a1 i8 a2 j8 a3 k8 a4")},
 		{ID: "vct-001", Category: "vct", Rule: engine.Freestyle, Size: 15, ToMove: engine.Black, Moves: mustMoves(t, "h8 a1 i8 a2")},
 		{ID: "vcf-001", Category: "vcf", Rule: engine.Renju, Size: 15, ToMove: engine.Black, Moves: mustMoves(t, "h8 a1 i8 a2 j8 a3")},
@@ -69,7 +70,7 @@ func TestPuzzleAndPriors(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
-			assert.Equal(t, tt.source, p.Source)
+			assert.Equal(t, tt.source, s.Source(p.ID))
 			assert.Equal(t, tt.prior, st.R)
 			assert.Equal(t, PriorRD, st.RD)
 			assert.Zero(t, st.Plays)
@@ -80,8 +81,8 @@ func TestPuzzleAndPriors(t *testing.T) {
 func TestAddMinedOnce(t *testing.T) {
 	s, c := newMini(t)
 	ctx := context.Background()
-	p := Puzzle{ID: "mined-0123456789ab", Category: "vcf", Rule: engine.Standard, Size: 15,
-		Moves: mustMoves(t, "h8 h9 i8 i9 j8 j9"), Answers: mustMoves(t, "k8")}
+	p := puzzle.Puzzle{ID: "mined-0123456789ab", Category: "vcf", Rule: engine.Standard, Size: 15, ToMove: engine.Black,
+		Moves: mustMoves(t, "h8 h9 i8 i9 j8 j9"), Answers: mustMoves(t, "k8"), Note: "a mined note"}
 	id := p.ID
 	added, err := s.AddMined(ctx, p, "room1", 1)
 	require.NoError(t, err)
@@ -95,16 +96,14 @@ func TestAddMinedOnce(t *testing.T) {
 
 	got, st, err := s.Puzzle(ctx, id)
 	require.NoError(t, err)
-	assert.Equal(t, SourceMined, got.Source)
-	assert.Equal(t, engine.Black, got.ToMove)
-	assert.Equal(t, p.Moves, got.Moves)
-	assert.Equal(t, p.Answers, got.Answers)
+	assert.Equal(t, SourceMined, s.Source(id))
+	assert.Equal(t, p, got, "the stored puzzle is the mined one, note included")
 	assert.Equal(t, Prior("vcf"), st.Rating)
 	score, err := c.ZScore(ctx, IndexKey("standard"), id).Result()
 	require.NoError(t, err)
 	assert.Equal(t, Prior("vcf").R, score)
 
-	_, err = s.AddMined(ctx, Puzzle{}, "room1", 1)
+	_, err = s.AddMined(ctx, puzzle.Puzzle{}, "room1", 1)
 	assert.Error(t, err)
 }
 
