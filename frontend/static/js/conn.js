@@ -2,9 +2,8 @@
 // conn.js: one room's WebSocket connection with automatic reconnection, resume from the last
 // sequence number, gap detection and pending-move bookkeeping. No DOM: the WebSocket class,
 // timers and clock are injected, so tests run it against a fake socket under Node.
-import {
-  encode, decode, hello, makeIdGen, SeqTracker, PendingMoves, backoffDelay, isFatal, ProtocolError,
-} from './protocol.js';
+import { encode, decode, hello, ProtocolError } from './protocol.js';
+import { makeIdGen, SeqTracker, PendingMoves, backoffDelay, isFatal } from './resume.js';
 
 /** @typedef {import('./protocol.js').ServerMessage} ServerMessage */
 /** @typedef {import('./protocol.js').ClientMessage} ClientMessage */

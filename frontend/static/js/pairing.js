@@ -6,7 +6,7 @@ import { h } from './dom.js';
 import { t } from './i18n.js';
 import * as api from './api.js';
 import * as store from './store.js';
-import { backoffDelay } from './protocol.js';
+import { backoffDelay } from './resume.js';
 import { levelLabel } from './rating.js';
 import {
   RULES, CLOCKS, initial, seekMessage, sent, receive, lost, offerAI, waitText, aiGameBody, ratingPool, poolRating,
