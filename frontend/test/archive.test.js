@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fromRecord, gamesOf } from '../static/js/views/archive.js';
-import { status, stonesAt, winLine } from '../static/js/state.js';
+import { stonesAt, winLine } from '../static/js/state.js';
+import { status } from '../static/js/statusline.js';
 import { snapshot } from './fixtures.js';
 
 const record = (over = {}) => ({

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fromSnapshot, applyEvent, emptyGame, turn, stoneColor, status, canPlay, choicesFor, fromSummary } from '../static/js/state.js';
+import { fromSnapshot, applyEvent, emptyGame, turn, stoneColor, canPlay, choicesFor } from '../static/js/state.js';
+import { status } from '../static/js/statusline.js';
+import { fromSummary } from '../static/js/lobbymodel.js';
 import { actionsFor } from '../static/js/views/actions.js';
 import { encode } from '../static/js/protocol.js';
 import { snapshot, settings, event } from './fixtures.js';

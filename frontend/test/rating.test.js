@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { signed, deltaParams, changeOf, seatRating, levelLabel } from '../static/js/rating.js';
 import { setLang } from '../static/js/i18n.js';
-import { fromSnapshot, applyEvent, fromSummary } from '../static/js/state.js';
+import { fromSnapshot, applyEvent } from '../static/js/state.js';
+import { fromSummary } from '../static/js/lobbymodel.js';
 import { snapshot, event } from './fixtures.js';
 
 const change = { pool: 'freestyle-blitz', black: { before: 1500, after: 1662, provisional: true }, white: { before: 1500, after: 1338, provisional: true } };

@@ -1,8 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  fromSnapshot, applyEvent, emptyGame, turn, status, canPlay, winLine, openSeats, fromSummary, aiSeat, stonesAt,
+  fromSnapshot, applyEvent, emptyGame, turn, canPlay, winLine, openSeats, aiSeat, stonesAt,
 } from '../static/js/state.js';
+import { status } from '../static/js/statusline.js';
+import { fromSummary } from '../static/js/lobbymodel.js';
 import { snapshot, settings, event } from './fixtures.js';
 
 test('fromSnapshot reads the documented snapshot', () => {

@@ -13,7 +13,8 @@ import { wsURL } from './protocol.js';
 import { BoardView } from './board.js';
 import { toNotation } from './geometry.js';
 import { deltaParams } from './rating.js';
-import { status, canPlay, isPlayer, aiSeat, COLORS, openSeats, turn, stoneColor, choicesFor } from './state.js';
+import { canPlay, isPlayer, aiSeat, COLORS, openSeats, turn, stoneColor, choicesFor } from './state.js';
+import { status } from './statusline.js';
 import {
   newSession, receive, withPlayer, seek, shownPly, seatPresence, currentAI, aiElapsed, clockLeft, firstMoveLeft, boardModel, pvShown, pvSwitch,
 } from './session.js';

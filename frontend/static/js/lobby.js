@@ -4,7 +4,7 @@ import { h, s, applyI18n } from './dom.js';
 import { t, tn, onLang, levelName } from './i18n.js';
 import * as api from './api.js';
 import * as store from './store.js';
-import { fromSummary } from './state.js';
+import { fromSummary } from './lobbymodel.js';
 import { formatTimeControl } from './clock.js';
 import { mountPairing } from './pairing.js';
 import { seatRating, levelLabel } from './rating.js';

@@ -1,6 +1,7 @@
 // @ts-check
 // state.js: the game model the page renders, built from a snapshot and updated by events
-// (pure). It reads exactly the fields of docs/protocol.md (types in protocol.js).
+// (pure). It reads exactly the fields of docs/protocol.md (types in protocol.js). The
+// status line drawn from it is in statusline.js, the lobby's entries in lobbymodel.js.
 
 import { parseNotation } from './geometry.js';
 import { changeOf } from './rating.js';
@@ -12,7 +13,6 @@ import { changeOf } from './rating.js';
 /** @typedef {import('./protocol.js').Settings} Settings */
 /** @typedef {import('./protocol.js').Snapshot} Snapshot */
 /** @typedef {import('./protocol.js').RoomEvent} RoomEvent */
-/** @typedef {import('./protocol.js').Summary} Summary */
 /** @typedef {import('./protocol.js').SeatSpec} SeatSpec */
 /** @typedef {import('./protocol.js').TimeControl} TimeControl */
 /** @typedef {import('./protocol.js').ForbiddenKind} ForbiddenKind */
@@ -97,7 +97,7 @@ function colorOrNull(c) {
  * @param {SeatSpec} spec
  * @returns {Seat}
  */
-function machineSeat(spec) {
+export function machineSeat(spec) {
   const level = spec.level || '';
   const engine = spec.engine || '';
   return { kind: spec.kind, name: engine || level || 'AI', level, engine, player_id: '', left: false };
@@ -453,72 +453,6 @@ export function aiSeat(g) {
 }
 
 /**
- * @typedef {Object} StatusLine the status line as an i18n key with params and a tone
- * @property {string} key
- * @property {Record<string, string | number>} params
- * @property {'turn' | 'wait' | 'win' | 'lose' | 'neutral' | 'warn'} tone
- * @property {string} [why] i18n key of the reason
- * @property {string} [colorParam] the param holding a colour name to translate
- */
-
-/**
- * status returns the status line for the viewer's role.
- * @param {Game} g
- * @param {Role} role
- * @param {{pending?: boolean, connection?: string, attempt?: number}} [opts]
- * @returns {StatusLine}
- */
-export function status(g, role, { pending = false, connection = 'open', attempt = 0 } = {}) {
-  if (connection === 'connecting') return { key: 'status.connecting', params: {}, tone: 'neutral' };
-  if (connection === 'reconnecting') return { key: 'status.reconnecting', params: { n: attempt }, tone: 'warn' };
-  if (g.phase === 'over' && g.result) {
-    const r = g.result.result;
-    const why = g.result.reason ? `reason.${g.result.reason}` : '';
-    if (r === 'aborted' || g.result.reason === 'aborted') {
-      return { key: 'status.aborted', params: {}, tone: 'neutral', why: g.result.reason === 'first_move_timeout' ? why : '' };
-    }
-    if (r === 'draw') return { key: 'status.draw', params: {}, tone: 'neutral', why };
-    if (isPlayer(role)) return { key: r === role ? 'status.youWin' : 'status.youLose', params: {}, tone: r === role ? 'win' : 'lose', why };
-    return { key: 'status.wins', params: { color: r }, tone: 'neutral', why, colorParam: 'color' };
-  }
-  if (g.phase === 'waiting') {
-    if (!g.seats.black || !g.seats.white) return { key: 'status.waitingSeat', params: {}, tone: 'wait' };
-    return { key: 'status.notStarted', params: {}, tone: 'wait' };
-  }
-  if (pending) return { key: 'status.pending', params: {}, tone: 'wait' };
-  if (g.step) return openingStatus(g, role);
-  const tm = turn(g);
-  if (isPlayer(role)) {
-    if (tm === role) return { key: 'status.yourTurn', params: {}, tone: 'turn' };
-    const s = g.seats[tm];
-    if (s && s.kind !== 'human') return { key: 'status.aiThinking', params: {}, tone: 'wait' };
-    return { key: 'status.waitingOpponent', params: {}, tone: 'wait' };
-  }
-  return { key: 'status.toMove', params: { color: tm }, tone: 'neutral', colorParam: 'color' };
-}
-
-/**
- * openingStatus is the status line during an opening: the prompt of the viewer's step
- * ("Place 3 stones: black, white, black", with how many are left), or what the other
- * side is doing.
- * @param {Game} g
- * @param {Role} role
- * @returns {StatusLine}
- */
-function openingStatus(g, role) {
-  const step = /** @type {OpeningStep} */ (g.step);
-  const actor = stepActor(step);
-  const left = step === 'place3' ? 3 - g.moves.length : step === 'place2' ? 5 - g.moves.length : 0;
-  if (isPlayer(role) && actor === role) {
-    const key = step === 'choose' && g.opening === 'swap2' ? 'opening.you.choose.swap2' : `opening.you.${step}`;
-    return { key, params: { n: left, color: stoneColor(g) }, tone: 'turn', colorParam: 'color' };
-  }
-  const seat = g.seats[actor];
-  const who = seat && seat.kind !== 'human' ? 'ai' : isPlayer(role) ? 'opponent' : actor === 'black' ? 'first' : 'second';
-  return { key: `opening.${who}.${step}`, params: { n: left }, tone: isPlayer(role) ? 'wait' : 'neutral' };
-}
-
-/**
  * canPlay tells whether the viewer may place a stone now (not while an opening waits
  * for a choice).
  * @param {Game} g
@@ -544,37 +478,4 @@ export function openSeats(g) {
  */
 export function stonesAt(g, n = g.moves.length) {
   return g.moves.slice(0, n).filter((m) => m.x >= 0).map((m, i) => ({ x: m.x, y: m.y, color: m.color, n: i + 1, point: m.point }));
-}
-
-/**
- * @typedef {Object} LobbyRoom a lobby entry as the lobby draws it
- * @property {string} id
- * @property {string} rule
- * @property {number} size
- * @property {TimeControl} time
- * @property {import('./protocol.js').RoomStatus} status
- * @property {Seat | null} black
- * @property {Seat | null} white
- * @property {number} moves
- * @property {string} result
- * @property {string} reason
- * @property {Opening} opening the room's opening rule
- */
-
-/**
- * fromSummary turns a lobby summary (GET /api/rooms) into a LobbyRoom.
- * @param {Summary} s
- * @returns {LobbyRoom}
- */
-export function fromSummary(s) {
-  /** @param {import('./protocol.js').SeatSummary} seat */
-  const seat = (seat) => {
-    if (seat.kind !== 'human') return machineSeat(seat);
-    if (!seat.player_id) return null;
-    return { kind: seat.kind, name: seat.name || '', level: '', engine: '', player_id: seat.player_id, left: false, ...(seat.rating ? { rating: seat.rating } : {}) };
-  };
-  return {
-    id: s.id, rule: s.rule, size: s.size, time: s.time, status: s.status, opening: s.opening || 'none',
-    black: seat(s.black), white: seat(s.white), moves: s.ply, result: s.result || '', reason: s.reason || '',
-  };
 }

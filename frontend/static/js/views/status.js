@@ -3,7 +3,7 @@
 import { h, fill } from '../dom.js';
 import { t } from '../i18n.js';
 
-/** @typedef {import('../state.js').StatusLine} StatusLine */
+/** @typedef {import('../statusline.js').StatusLine} StatusLine */
 
 /**
  * statusText renders a status line in the current language.
