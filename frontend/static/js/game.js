@@ -1,8 +1,9 @@
 // @ts-check
 // game.js: the game page controller. It owns the room connection and one Session
 // (session.js), turns server messages into a new Session plus side effects (sounds,
-// toasts, screen-reader announcements), turns clicks into commands, and hands each view
-// (views/*.js, board.js) the part of the Session it draws.
+// toasts, screen-reader announcements: gamenotices.js), turns clicks into commands, and
+// hands each view (views/*.js, board.js, the chat panel of gamechat.js) the part of the
+// Session it draws.
 import { h, applyI18n, toast, banner } from './dom.js';
 import { t, onLang } from './i18n.js';
 import * as store from './store.js';
@@ -12,19 +13,17 @@ import { RoomConnection } from './conn.js';
 import { wsURL } from './protocol.js';
 import { BoardView } from './board.js';
 import { toNotation } from './geometry.js';
-import { deltaParams } from './rating.js';
-import { canPlay, isPlayer, aiSeat, COLORS, openSeats, turn, stoneColor, choicesFor } from './state.js';
+import { canPlay, isPlayer, aiSeat, COLORS, openSeats, stoneColor, choicesFor } from './state.js';
 import { status } from './statusline.js';
 import {
-  newSession, receive, withPlayer, seek, shownPly, seatPresence, currentAI, aiElapsed, clockLeft, firstMoveLeft, boardModel, pvShown, pvSwitch,
+  newSession, receive, withPlayer, seek, shownPly, seatPresence, currentAI, aiElapsed, clockLeft, firstMoveLeft, boardModel, pvShown, pvSwitch, playerCards,
 } from './session.js';
-import { PlayersView, seatName } from './views/players.js';
+import { PlayersView } from './views/players.js';
 import { OffersView, offersFor } from './views/offers.js';
 import { ActionsView, actionsFor } from './views/actions.js';
 import { AIPanelView, formatScore } from './views/aipanel.js';
 import { MoveListView } from './views/movelist.js';
 import { ReplayView } from './views/replay.js';
-import { ChatView, visibleChat, unreadCount } from './views/chat.js';
 import { TabsView } from './views/tabs.js';
 import { LinksView } from './views/links.js';
 import { ToolsView } from './views/tools.js';
@@ -34,6 +33,9 @@ import { errorText, forbiddenText } from './errors.js';
 import { fatalPage } from './views/fatal.js';
 import { connBanner } from './connview.js';
 import { AnalysisPanel } from './views/analysis.js';
+import { GameChat } from './gamechat.js';
+import { announce } from './gamenotices.js';
+import { MessageTrace, exposeForTests } from './gametrace.js';
 
 /** @typedef {import('./protocol.js').Color} Color */
 /** @typedef {import('./protocol.js').ServerMessage} ServerMessage */
@@ -46,8 +48,6 @@ import { AnalysisPanel } from './views/analysis.js';
 const REPLAY_STEP_MS = 900;
 /** Clocks, countdowns and the AI bar tick locally every TICK_MS between server messages. */
 const TICK_MS = 100;
-/** The browser tests' failure reports keep the last TRACE_LEN non-AI message summaries. */
-const TRACE_LEN = 60;
 
 /** @param {any} e an Error with a protocol code */
 function toastError(e) {
@@ -99,10 +99,7 @@ export class GameController {
     this.closed = false;
     /** @type {Record<string, number> | null} the AI levels' published ratings, once asked for */
     this.levels = null;
-    /** @type {string[]} */
-    this.trace = [];
-    /** @type {number[]} server times (Unix ms) of the latest move events, for the browser tests */
-    this.moveTimes = [];
+    this.trace = new MessageTrace();
     /** @type {BoardPrefs} */
     this.prefs = {
       numbers: store.get('numbers', false), forbidden: store.get('forbidden', true),
@@ -120,18 +117,12 @@ export class GameController {
     this.actions = new ActionsView(send);
     this.ai = new AIPanelView({ onShow: (v) => this.setPref('showAI', v), onPV: (v) => this.setPref('pvVsAI', v) });
     this.moves = new MoveListView((n) => this.go(n));
-    /** the seq of the latest chat line the viewer has had in front of them */
-    this.chatSeen = 0;
-    /** @type {Record<string, {id: string, name: string}[]>} muted people per room (this browser's) */
-    this.mutes = store.get('chatMutes', {});
-    this.showSpectatorChat = store.get('spectatorChat', false);
-    this.chat = new ChatView({
+    this.chat = new GameChat(roomId, {
       send: (text) => this.send({ type: 'chat', text }),
-      showSpectators: (on) => { this.showSpectatorChat = on; store.put('spectatorChat', on); this.render(); },
-      mute: (id, name, on) => this.mute(id, name, on),
       setName: (name) => this.chatAs(name),
+      changed: () => this.render(),
     });
-    this.tabs = new TabsView([{ id: 'moves', label: 'panel.moves', panel: this.moves.el }, { id: 'chat', label: 'panel.chat', panel: this.chat.el }], () => this.render());
+    this.tabs = new TabsView([{ id: 'moves', label: 'panel.moves', panel: this.moves.el }, { id: 'chat', label: 'panel.chat', panel: this.chat.view.el }], () => this.render());
     this.links = new LinksView(roomId);
     this.analysis = new AnalysisPanel(roomId, { go: (n) => this.go(n), changed: () => this.render(), error: toastError });
     main.replaceChildren(h('div.game', null,
@@ -232,7 +223,7 @@ export class GameController {
 
   /** @param {ServerMessage} msg */
   onMessage(msg) {
-    this.record(msg);
+    this.trace.record(msg);
     const before = this.s;
     this.s = receive(before, msg, now());
     switch (msg.type) {
@@ -243,7 +234,7 @@ export class GameController {
       case 'snapshot':
         this.board.setSize(this.s.game.size);
         // Chat history that came with the page is not news.
-        if (!before.loaded) this.chatSeen = Math.max(0, ...this.s.game.messages.map((m) => m.seq));
+        if (!before.loaded) this.chat.historySeen(this.s.game.messages);
         this.joinIfAsked();
         break;
       case 'event':
@@ -267,67 +258,15 @@ export class GameController {
   }
 
   /**
-   * onEvent plays the sounds and shows the notes an event calls for.
+   * onEvent keeps the board and the replay in step with an event and announces it.
    * @param {RoomEvent} ev
    * @param {Session} before the session before the event
    */
   onEvent(ev, before) {
-    const role = this.s.role;
-    const fromOpponent = isPlayer(role) && ev.color !== role;
-    switch (ev.kind) {
-      case 'created':
-        this.board.setSize(this.s.game.size);
-        break;
-      case 'move':
-        if (ev.color !== role) sound.play('stone');
-        this.board.say(t('board.played', { color: t(`color.${ev.color}`), point: ev.point }));
-        break;
-      case 'opening_choice':
-        if (ev.choice === 'place2' && ev.color !== role) toast(t('opening.chosePlace2'));
-        break;
-      case 'colors': {
-        const black = this.s.game.seats.black;
-        if (isPlayer(role)) toast(t('opening.youPlay', { color: t(`color.${role}`) }), 'success');
-        else toast(t('opening.plays', { name: black ? black.name : t('color.black') }));
-        sound.play('alert');
-        break;
-      }
-      case 'game_over': {
-        const r = this.s.game.result;
-        sound.play(isPlayer(role) && r && r.result !== role && r.result !== 'draw' ? 'alert' : 'win');
-        break;
-      }
-      case 'rematch':
-        this.stopAutoplay();
-        break;
-      case 'rating':
-        if (isPlayer(role) && this.s.game.rating) toast(t('rating.change', deltaParams(this.s.game.rating[role])), 'success');
-        break;
-      case 'draw_offered': case 'takeback_requested': case 'rematch_offered':
-        if (fromOpponent) sound.play('alert');
-        break;
-      case 'draw_declined':
-        if (fromOpponent) toast(t('offer.drawDeclined'));
-        break;
-      case 'takeback_declined':
-        if (fromOpponent) toast(t('offer.takebackDeclined'));
-        break;
-      default:
-        break;
-    }
+    if (ev.kind === 'created') this.board.setSize(this.s.game.size);
+    if (ev.kind === 'rematch') this.stopAutoplay();
+    announce(ev, this.s, (text) => this.board.say(text));
     if (before.viewPly !== null && this.s.viewPly === null) this.stopAutoplay();
-  }
-
-  /** @param {ServerMessage} msg */
-  record(msg) {
-    if (msg.type === 'ai' || msg.type === 'pong') return;
-    const m = /** @type {any} */ (msg);
-    this.trace.push(`${msg.type}${m.event ? `:${m.event.kind}` : ''}${m.seq ? `#${m.seq}` : ''}${m.code ? `:${m.code}` : ''}`);
-    if (this.trace.length > TRACE_LEN) this.trace.shift();
-    if (m.event && m.event.kind === 'move') {
-      this.moveTimes.push(m.event.at);
-      if (this.moveTimes.length > TRACE_LEN) this.moveTimes.shift();
-    }
   }
 
   // ---- page -> server ----
@@ -392,21 +331,6 @@ export class GameController {
   }
 
   /**
-   * mute hides (on) or shows again a person's chat lines in this room, in this browser.
-   * @param {string} id
-   * @param {string} name
-   * @param {boolean} on
-   */
-  mute(id, name, on) {
-    const list = (this.mutes[this.roomId] || []).filter((p) => p.id !== id);
-    if (on) list.push({ id, name });
-    this.mutes = { ...this.mutes, [this.roomId]: list };
-    if (!list.length) delete this.mutes[this.roomId];
-    store.put('chatMutes', this.mutes);
-    this.render();
-  }
-
-  /**
    * chatAs gives an anonymous spectator a name to chat with: it registers (the name also
    * goes to the top bar) and reconnects with the new identity.
    * @param {string} name
@@ -428,24 +352,6 @@ export class GameController {
     } catch (e) {
       toastError(e);
     }
-  }
-
-  /**
-   * renderChat draws the chat panel and the unread count of the Chat tab.
-   * @param {Session} s
-   */
-  renderChat(s) {
-    const g = s.game;
-    const player = isPlayer(s.role);
-    const muted = this.mutes[this.roomId] || [];
-    const lines = visibleChat(g.messages, { player, showSpectators: this.showSpectatorChat, muted: muted.map((p) => p.id) });
-    const field = /** @type {HTMLInputElement | null} */ (document.getElementById('player-name'));
-    this.chat.render({
-      allowed: g.chatAllowed, lines, canWrite: !!s.myId, player, showSpectators: this.showSpectatorChat,
-      muted, myId: s.myId, suggestedName: field ? field.value : '',
-    });
-    if (this.tabs.current === 'chat' && lines.length) this.chatSeen = Math.max(this.chatSeen, lines[lines.length - 1].seq);
-    this.tabs.badge('chat', this.tabs.current === 'chat' ? 0 : unreadCount(lines, this.chatSeen, s.myId));
   }
 
   /** joinIfAsked takes the open seat once, when the page was opened by the lobby's "Join". */
@@ -531,7 +437,7 @@ export class GameController {
     if (g.phase === 'over') Object.assign(model, this.analysis.boardOverlay(n, g.size));
     this.board.render(model);
     this.analysis.render(g.phase === 'over', n);
-    this.players.render(this.playerCards());
+    this.players.render(playerCards(s, { conn: this.conn, watchOnly: this.watchOnly, frozen: this.frozen, levelRatings: this.levelRatings(g) }, now()));
     this.offers.render(offersFor(g, role));
     this.opening.render(live ? choicesFor(g, role) : [], statusText(st), open);
     this.actions.render(actionsFor(g, role), open);
@@ -541,7 +447,7 @@ export class GameController {
       show: this.prefs.showAI, pv: pvShown(s, this.prefs), pvSwitch: pvSwitch(s), pvOn: this.prefs.pvVsAI,
     });
     this.moves.render(g.moves, n, live);
-    this.renderChat(s);
+    this.chat.render(s, this.tabs);
     this.replay.render(g.phase === 'over' || !live, n, g.moves.length, !!this.autoplay);
     this.tools.render(this.prefs, g.rule === 'renju');
     this.links.render({
@@ -550,31 +456,6 @@ export class GameController {
     });
     this.tick();
     document.title = `${statusText(st)} · ${t('app.title')}`;
-  }
-
-  /** @returns {import('./views/players.js').PlayerCard[]} */
-  playerCards() {
-    const { game: g, role } = this.s;
-    const order = /** @type {Color[]} */ (role === 'black' ? ['white', 'black'] : ['black', 'white']);
-    const running = g.phase === 'playing' ? turn(g) : null;
-    const mono = performance.now();
-    const frozen = this.frozen;
-    const levelRatings = this.levelRatings(g);
-    return order.map((c) => {
-      const seat = g.seats[c];
-      return {
-        color: c, seat, you: role === c, toMove: running === c,
-        clockMs: frozen ? frozen[c] : clockLeft(this.s, c, mono), baseMs: g.time.base_ms, firstMoveMs: frozen ? null : firstMoveLeft(this.s, c, Date.now()),
-        presence: seat && seat.kind === 'human' ? seatPresence(this.s, c, Date.now()) : null,
-        offline: !!frozen,
-        showAbandon: g.phase === 'playing' && !frozen,
-        canClaim: isPlayer(role) && role !== c && g.phase === 'playing',
-        canSit: !this.watchOnly && !isPlayer(role) && !seat && g.phase === 'waiting' && this.conn === 'open',
-        openingRole: g.phase === 'playing' && g.step ? (c === 'black' ? 'first' : 'second') : '',
-        ratingChange: g.rating ? g.rating[c] : null,
-        levelRatings,
-      };
-    });
   }
 
   /**
@@ -636,18 +517,7 @@ export class GameController {
  */
 export function renderGame(main, roomId, ctx) {
   const page = new GameController(main, roomId, ctx);
-  // Hook for the browser tests: a read-only view of the state, and drop() to cut the socket.
-  /** @type {any} */ (window).__gomoku = {
-    get game() { return page.s.game; },
-    get role() { return page.s.role; },
-    get conn() { return page.conn; },
-    get aiMessages() { return page.s.aiCount; },
-    get moveTimes() { return page.moveTimes.slice(); },
-    get trace() { return page.trace.slice(); },
-    seatName,
-    /** drop closes the socket as a network failure would (browser tests of reconnection). */
-    drop() { if (page.client.ws) page.client.ws.close(); },
-  };
+  exposeForTests(page);
   return () => {
     if (!page.closed) page.stop();
     page.closed = true;

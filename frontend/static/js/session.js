@@ -1,8 +1,9 @@
 // @ts-check
 // session.js: what the game page knows about its room (pure): the game model plus the
 // viewer's role, presence, AI progress, hint, local clocks and replay position, updated by
-// `receive` for every server message. The controller (game.js) owns one Session and
-// renders it; everything here is testable under `node --test`.
+// `receive` for every server message, and the board model and player cards drawn from it.
+// The controller (game.js) owns one Session and renders it; everything here is testable
+// under `node --test`.
 
 import { fromSnapshot, applyEvent, turn, isPlayer, other, COLORS, canPlay, stonesAt, winLine, emptyGame, aiSeat, stoneColor } from './state.js';
 import { makeClock, remaining } from './clock.js';
@@ -278,6 +279,36 @@ export function aiElapsed(ai, aiAt, mono) {
  */
 export function clockLeft(s, c, mono) {
   return remaining(s.clocks[c], mono);
+}
+
+/**
+ * playerCards returns the two player cards, the viewer's own seat second.
+ * @param {Session} s
+ * @param {{conn: string, watchOnly: boolean, frozen: {black: number | null, white: number | null} | null, levelRatings: Record<string, number>}} page
+ *   conn: the page's connection state; watchOnly: opened to watch (no "take seat");
+ *   frozen: the clocks when the connection was lost (null while connected)
+ * @param {Now} now
+ * @returns {import('./views/players.js').PlayerCard[]}
+ */
+export function playerCards(s, { conn, watchOnly, frozen, levelRatings }, now) {
+  const { game: g, role } = s;
+  const order = /** @type {Color[]} */ (role === 'black' ? ['white', 'black'] : ['black', 'white']);
+  const running = g.phase === 'playing' ? turn(g) : null;
+  return order.map((c) => {
+    const seat = g.seats[c];
+    return {
+      color: c, seat, you: role === c, toMove: running === c,
+      clockMs: frozen ? frozen[c] : clockLeft(s, c, now.mono), baseMs: g.time.base_ms, firstMoveMs: frozen ? null : firstMoveLeft(s, c, now.wall),
+      presence: seat && seat.kind === 'human' ? seatPresence(s, c, now.wall) : null,
+      offline: !!frozen,
+      showAbandon: g.phase === 'playing' && !frozen,
+      canClaim: isPlayer(role) && role !== c && g.phase === 'playing',
+      canSit: !watchOnly && !isPlayer(role) && !seat && g.phase === 'waiting' && conn === 'open',
+      openingRole: g.phase === 'playing' && g.step ? (c === 'black' ? 'first' : 'second') : '',
+      ratingChange: g.rating ? g.rating[c] : null,
+      levelRatings,
+    };
+  });
 }
 
 /**
