@@ -89,10 +89,16 @@ func TestTakebackRestoresClock(t *testing.T) {
 	p.Wait("my turn", `document.querySelector('#status').textContent.includes('Your turn')`, 10*time.Second)
 	require.Greater(t, Eval[int](p, `__gomoku.game.clocks.white`), 600000, "the AI's reply earned its 5 s increment")
 	require.NotEqual(t, 600000, Eval[int](p, `__gomoku.game.clocks.black`), "black's clock ran")
+	// Black's restored clock runs at once and shows 9:58 a second later: record what it
+	// shows when the page first draws the restored clocks, not when a later read gets there.
+	Eval[cd.Void](p, `(() => { window.__restoredClock = ''; new MutationObserver(() => {
+		const c = __gomoku.game.clocks;
+		if (!window.__restoredClock && c.black === 600000 && c.white === 600000) window.__restoredClock = document.querySelector('[data-clock="black"]').textContent;
+	}).observe(document.body, {subtree: true, childList: true, characterData: true}); })()`)
 	p.Click("#btn-takeback")
 	p.WaitMoves(2)
-	p.Wait("clocks restored", `__gomoku.game.clocks.black === 600000 && __gomoku.game.clocks.white === 600000`, 5*time.Second)
-	require.Contains(t, []string{"10:00", "9:59"}, clockText(p, "black"))
+	p.Wait("clocks restored", `__gomoku.game.clocks.black === 600000 && __gomoku.game.clocks.white === 600000 && window.__restoredClock`, 5*time.Second)
+	require.Contains(t, []string{"10:00", "9:59"}, Eval[string](p, `window.__restoredClock`))
 }
 
 // TestPacedAIShow: an AI vs AI exhibition starts from a balanced opening and plays its

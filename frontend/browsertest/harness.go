@@ -394,13 +394,20 @@ func (p *Page) WaitRole(role string) {
 // Play clicks the board at a point like "h8" with a real mouse event.
 func (p *Page) Play(point string) {
 	p.t.Helper()
-	xy := Eval[[]float64](p, fmt.Sprintf(`(() => {
+	xy := p.pointXY(point)
+	p.Do("play "+point, cd.MouseClickXY(xy[0], xy[1]))
+}
+
+// pointXY scrolls the game board into view and returns the viewport position of a point
+// like "h8" on it.
+func (p *Page) pointXY(point string) []float64 {
+	p.t.Helper()
+	return Eval[[]float64](p, fmt.Sprintf(`(() => {
 		const sv = document.querySelector('svg.board'); sv.scrollIntoView({block: 'nearest'});
 		const r = sv.getBoundingClientRect(); const n = __gomoku.game.size - 1;
 		const pt = %q; const x = pt.charCodeAt(0) - 97, y = Number(pt.slice(1)) - 1;
 		return [r.left + r.width * (0.075 + 0.85 * x / n), r.top + r.height * (0.075 + 0.85 * (n - y) / n)];
 	})()`, point))
-	p.Do("play "+point, cd.MouseClickXY(xy[0], xy[1]))
 }
 
 // StatusText returns the status line.
