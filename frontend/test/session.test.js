@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   newSession, receive, withPlayer, seek, shownPly, seatPresence, currentAI, aiElapsed, clockLeft, boardModel, localClocks, roleFor, pvSwitch, pvShown,
-  firstMoveLeft, firstMovePending,
+  firstMoveLeft, firstMovePending, playerCards,
 } from '../static/js/session.js';
 import { fromSnapshot } from '../static/js/state.js';
 import { snapshot, event, settings } from './fixtures.js';
@@ -186,4 +186,19 @@ test('firstMovePending follows the opening rule: the placement step and the firs
   assert.equal(firstMovePending({ ...g, step: 'place2' }), false, 'the second player has chosen once');
   assert.equal(firstMovePending({ ...g, opening: 'none', step: '' }), true, 'no stones yet');
   assert.equal(firstMovePending(fromSnapshot(snapshot())), false, 'three moves played');
+});
+
+test("playerCards: the viewer's seat second, clocks frozen while offline, a seat to take only when connected", () => {
+  const s = joined();
+  const page = { conn: 'open', watchOnly: false, frozen: null, levelRatings: {} };
+  const cards = playerCards(s, page, now(AT + 500, 1000 + 2000));
+  assert.deepEqual(cards.map((c) => [c.color, c.you, c.toMove]), [['white', false, true], ['black', true, false]]);
+  assert.equal(cards[0].clockMs, 296000, 'the running clock');
+  assert.equal(cards[0].offline, false);
+  const off = playerCards(s, { ...page, conn: 'reconnecting', frozen: { black: 1, white: 2 } }, now());
+  assert.deepEqual(off.map((c) => [c.clockMs, c.offline, c.showAbandon, c.firstMoveMs]), [[2, true, false, null], [1, true, false, null]]);
+  const watcher = { ...s, role: 'spectator', game: { ...s.game, phase: 'waiting', seats: { ...s.game.seats, white: null } } };
+  assert.deepEqual(playerCards(watcher, page, now()).map((c) => [c.color, c.canSit]), [['black', false], ['white', true]]);
+  assert.equal(playerCards(watcher, { ...page, conn: 'reconnecting' }, now())[1].canSit, false);
+  assert.equal(playerCards(watcher, { ...page, watchOnly: true }, now())[1].canSit, false, 'opened to watch');
 });
