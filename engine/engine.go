@@ -71,7 +71,7 @@ func (e *Engine) setLevel(l Level) {
 	e.s.cfg.noVCT = l.NoVCT
 	if l.PlainSearch {
 		c := &e.s.cfg
-		c.noRFP, c.noNMP, c.stepLMR, c.noThreeLMR, c.noIIR = true, true, true, true, true
+		c.noRFP, c.noNMP, c.stepLMR, c.noThreeLMR, c.noIIR, c.noDefence = true, true, true, true, true, true
 		c.leafVCF = 40
 	}
 }

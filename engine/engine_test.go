@@ -349,7 +349,7 @@ func FuzzPositionVsBoard(f *testing.F) {
 // TestLevelsSearch checks which search each level plays with: the plain one (no
 // selectivity, the 40-node leaf VCF) below master, the selective one at master.
 func TestLevelsSearch(t *testing.T) {
-	plain := searchConfig{noRFP: true, noNMP: true, stepLMR: true, noThreeLMR: true, noIIR: true, leafVCF: 40}
+	plain := searchConfig{noRFP: true, noNMP: true, stepLMR: true, noThreeLMR: true, noIIR: true, noDefence: true, leafVCF: 40}
 	for _, l := range Levels() {
 		cfg := NewPlayer(l, Options{}).(*levelPlayer).eng.s.cfg
 		cfg.noVCF, cfg.noVCT = false, false

@@ -5,7 +5,8 @@ import "time"
 // Search: negamax alpha-beta with principal variation search inside iterative
 // deepening, a transposition table, killer and history move ordering, late move
 // reductions, late move pruning, reverse futility pruning, razoring and null-move
-// pruning (see selective.go), threat-aware pruning (see movegen.go), forced-move
+// pruning (see selective.go), threat-aware pruning (see movegen.go), the in-tree
+// defence against an opponent VCF (see defence.go), forced-move
 // extensions, mate shortcuts (a five now, an unstoppable four next move) and
 // mate-distance scores.
 
@@ -33,6 +34,7 @@ type searchConfig struct {
 	stepLMR    bool   // the stepped reductions (1/2/3 plies from the 4th/9th/17th move)
 	noThreeLMR bool   // no reductions of moves that make or block a three
 	noIIR      bool   // no internal iterative reduction
+	noDefence  bool   // no in-tree check of the opponent's VCF (defence.go)
 }
 
 // searcher is an engine's search state; it is allocated once per Engine.
@@ -226,7 +228,15 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 	}
 
 	me := int(p.side - 1)
-	if !pvNode && !s.cfg.noPrune {
+	var defence defenceLine
+	threatened := false
+	if !s.cfg.noDefence && !s.cfg.noPrune && !s.cfg.noVCF && depth >= defenceMinDepth {
+		defence, threatened = s.opponentVCF(ply)
+		if s.stopped {
+			return 0
+		}
+	}
+	if !pvNode && !s.cfg.noPrune && !threatened {
 		if v, ok := s.prune(alpha, beta, depth, ply, base); ok {
 			return v
 		}
@@ -240,6 +250,9 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 
 	buf := s.moves[base:]
 	n := s.genMoves(buf, !s.cfg.noPrune, ply, ttMove)
+	if threatened {
+		n = p.keepDefences(buf, n, &defence)
+	}
 	if n == 0 {
 		if s.cfg.noPrune || p.stones >= p.size*p.size {
 			return 0
