@@ -71,6 +71,7 @@ func All() []Migration {
 		{6, "quick-pairing seek pool under {seeks}; post-game analyses and their leases under {room:ID} (new keys, nothing to convert)", up6},
 		{7, "back-fill the players' game indexes: every game finished before v5 goes to the ratings ledger's outbox, which records it", up7},
 		{8, "puzzle trainer under {puzzles}: mined puzzles, puzzle and player puzzle ratings, attempts, rating indexes (new keys, nothing to convert)", up8},
+		{9, "quick pairing's index of unsettled matches under {seeks}, recovered by any node (new key, nothing to convert)", up9},
 	}
 }
 

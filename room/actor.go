@@ -133,6 +133,17 @@ func (r *Room) Do(ctx context.Context, cmd Command) (Reply, error) {
 	return r.do(ctx, request{cmd: cmd, reply: make(chan response, 1)})
 }
 
+// Abandon ends the room's game without a result (aborted, reason abandoned) before it
+// really started, whoever sits there, as the actor does when a seated player left
+// before the game started. Quick pairing closes with it the room of a match it failed
+// to seat, a room nobody sat in included: that one would otherwise stay unfinished
+// for good (among the rooms every node restores). ErrGameOver when the game is over,
+// ErrAbortTooLate when it really started.
+func (r *Room) Abandon(ctx context.Context) error {
+	_, err := r.do(ctx, request{cmd: Command{Kind: CmdAbandon}, internal: true, reply: make(chan response, 1)})
+	return err
+}
+
 func (r *Room) do(ctx context.Context, req request) (Reply, error) {
 	select {
 	case r.cmdC <- req:

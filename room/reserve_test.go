@@ -58,3 +58,32 @@ func TestSeatSpecNormalizeKeepsReservation(t *testing.T) {
 		require.Equal(t, c.want, got.Player)
 	}
 }
+
+// Abandon ends a room whose game has not really started, a room nobody sat in
+// included (quick pairing closes the room of a match it failed to seat with it), and
+// refuses a game that really started.
+func TestAbandon(t *testing.T) {
+	e := newEnv(t, nil)
+	reserve := func(s *Settings) {
+		s.Black = SeatSpec{Kind: Human, Player: alice.ID}
+		s.White = SeatSpec{Kind: Human, Player: bob.ID}
+	}
+	for _, sit := range [][]Player{nil, {alice}, {alice, bob}} {
+		set := DefaultSettings()
+		reserve(&set)
+		r, err := e.m.Create(e.ctx, CreateRequest{Settings: set})
+		require.NoError(t, err)
+		for i, p := range sit {
+			e.do(r, Command{Kind: CmdSit, By: p, Color: []string{"black", "white"}[i]})
+		}
+		require.NoError(t, r.Abandon(e.ctx), "%d seated", len(sit))
+		st := r.State()
+		require.Equal(t, PhaseOver, st.Phase())
+		require.Equal(t, ResultAborted, st.Summary().Result)
+		require.ErrorIs(t, r.Abandon(e.ctx), ErrGameOver)
+	}
+	r := e.humans(nil)
+	e.move(r, alice, 0, "h8")
+	e.move(r, bob, 1, "h9")
+	require.ErrorIs(t, r.Abandon(e.ctx), ErrAbortTooLate)
+}

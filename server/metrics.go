@@ -3,6 +3,7 @@ package server
 import (
 	"time"
 
+	"github.com/gomoku-arena/gomoku/room/pairing"
 	"github.com/gomoku-arena/gomoku/room/protocol"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -22,6 +23,7 @@ type Metrics struct {
 	RedisLatency     prometheus.Histogram
 	SlowConsumers    prometheus.Counter
 	PairingSeat      prometheus.Histogram
+	PairingRecovered *prometheus.CounterVec
 	Errors           *prometheus.CounterVec
 	Messages         *prometheus.CounterVec
 }
@@ -67,6 +69,10 @@ func newMetrics() *Metrics {
 			Help:    "Time from a quick-pairing match reaching a node to its player seated in the room (per player).",
 			Buckets: []float64{.001, .002, .005, .01, .02, .05, .1, .25, .5, 1},
 		}),
+		PairingRecovered: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gomoku_pairing_recovered_total",
+			Help: "Quick-pairing matches this node settled because the node that made them did not (it died), by outcome.",
+		}, []string{"outcome"}),
 		Errors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gomoku_errors_total", Help: "Errors returned to clients, by stable code.",
 		}, []string{"code"}),
@@ -75,12 +81,16 @@ func newMetrics() *Metrics {
 		}, []string{"type"}),
 	}
 	r.MustRegister(m.Connections, m.ConnectionsTotal, m.Moves, m.MoveLatency,
-		m.AISearchTime, m.AISearchNodes, m.RedisLatency, m.SlowConsumers, m.PairingSeat, m.Errors, m.Messages,
+		m.AISearchTime, m.AISearchNodes, m.RedisLatency, m.SlowConsumers, m.PairingSeat, m.PairingRecovered, m.Errors, m.Messages,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 
 func (m *Metrics) observePairing(d time.Duration) { m.PairingSeat.Observe(d.Seconds()) }
+
+func (m *Metrics) pairingRecovered(outcome pairing.Status) {
+	m.PairingRecovered.WithLabelValues(string(outcome)).Inc()
+}
 
 // countRooms registers gomoku_rooms_live, read from live at every scrape (no goroutine
 // polls it, so the figure is never stale).

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gomoku-arena/gomoku/room"
@@ -20,7 +21,8 @@ import (
 // both players in the match's room (pairing_seat.go) and settles the outcome, seated
 // or failed, in the pool; the outcome reaches every node through the pool's channel,
 // or through a seek's heartbeat if the message was missed, and each node tells its
-// own pages: paired, or seek_ended match_failed.
+// own pages: paired, or seek_ended match_failed. A match its node did not settle (it
+// died) is settled by any node from its room's state (pairing_recover.go).
 
 // DefaultRating is every player's rating until a RatingSource says otherwise.
 const DefaultRating = 1500
@@ -37,8 +39,13 @@ type PairedRooms interface {
 	// filled.
 	SeatPair(ctx context.Context, id string, settings room.Settings, black, white Player) error
 	// ClosePair ends the game of room id without a result when its seating failed, so
-	// that nobody stays seated there; a room that does not exist is no error.
-	ClosePair(ctx context.Context, id string, black, white Player) error
+	// that nobody stays seated there and the room does not stay among the unfinished
+	// ones; a room that does not exist, or whose game is over, is no error.
+	ClosePair(ctx context.Context, id string) error
+	// PairRoom reads room id as its store holds it (the node that seated it may be
+	// gone): who sits where, and whether its game is over; a zero RoomSeats when the
+	// room does not exist.
+	PairRoom(ctx context.Context, id string) (pairing.RoomSeats, error)
 }
 
 // Pairing timing.
@@ -64,6 +71,8 @@ type pairingService struct {
 	// queues here instead of in the Redis pool, where every attempt would run out of
 	// time together.
 	seating chan struct{}
+	// recovering is set while this node settles the matches no node settled.
+	recovering atomic.Bool
 
 	mu      sync.Mutex
 	seekers map[string]map[*lobbySession]struct{} // player id → its seeking sessions here
@@ -108,6 +117,7 @@ func (p *pairingService) run(ctx context.Context) {
 			}
 		case <-beat.C:
 			p.heartbeats(ctx)
+			p.recoverMatches(ctx)
 		}
 	}
 }

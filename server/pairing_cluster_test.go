@@ -35,6 +35,12 @@ import (
 // its rooms.
 func pairingNode(tb testing.TB, rc redis.UniversalClient, wrap ...func(*ManagerRooms) Rooms) (string, *room.Manager) {
 	tb.Helper()
+	return tunedPairingNode(tb, rc, nil, wrap...)
+}
+
+// tunedPairingNode is pairingNode whose seek pool tune adjusts (nil: as in production).
+func tunedPairingNode(tb testing.TB, rc redis.UniversalClient, tune func(*pairing.Store), wrap ...func(*ManagerRooms) Rooms) (string, *room.Manager) {
+	tb.Helper()
 	if c, ok := rc.(*redis.Client); ok {
 		own := redis.NewClient(&redis.Options{Addr: c.Options().Addr})
 		tb.Cleanup(func() { _ = own.Close() })
@@ -49,8 +55,12 @@ func pairingNode(tb testing.TB, rc redis.UniversalClient, wrap ...func(*ManagerR
 	for _, w := range wrap {
 		rooms = w(rooms.(*ManagerRooms))
 	}
+	pool := pairing.NewStore(rc, pairing.DefaultRules, newPairedRoom)
+	if tune != nil {
+		tune(pool)
+	}
 	srv, err := NewWith(cfg, Deps{Rooms: rooms, Players: NewRedisPlayers(rc), Ping: ping,
-		Logins: NewLoginLimiter(rc, time.Now), Pairing: pairing.NewStore(rc, pairing.DefaultRules, newPairedRoom)})
+		Logins: NewLoginLimiter(rc, time.Now), Pairing: pool})
 	require.NoError(tb, err)
 	ts := httptest.NewServer(srv.Handler())
 	tb.Cleanup(func() {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/gomoku-arena/gomoku/engine"
 	"github.com/gomoku-arena/gomoku/room"
 	"github.com/gomoku-arena/gomoku/room/pairing"
 	"github.com/gomoku-arena/gomoku/room/protocol"
@@ -13,8 +14,9 @@ import (
 // Seating a match: the node whose seek or sweep made it creates the room and seats
 // both players (one node, one room actor, no race between nodes over the room), retries
 // a failed attempt, then settles the outcome in the pool. Only a settled "seated" tells
-// anyone "paired"; a "failed" match has its room closed and both players are told
-// seek_ended match_failed, so nobody is seated opposite a player told it failed.
+// anyone "paired"; a failed match has its room closed before "failed" is published and
+// both players are told seek_ended match_failed, so nobody is seated opposite a player
+// told it failed.
 
 // Seating limits.
 const (
@@ -32,21 +34,28 @@ const (
 	// and run out of time together.
 	seatSlots = 16
 	seatQueue = 30 * time.Second
+	// seatLate: a match that waited longer than this for its slot tells the pool its
+	// seating starts only now, so that recovery gives the attempts their whole time.
+	seatLate = time.Second
 )
 
 // seatMatch seats both players of m, a match this node made, settles the outcome and
 // tells this node's pages (the other nodes learn it from the pool). The seating,
 // settling and closing must outlive ctx (a server shutting down still settles). The
-// whole of it (queue, attempts, settling) stays well inside the pool's MatchTTL, so
-// both seeks still hold the match when it is settled.
+// attempts stay inside the pool's RecoverAfter, counted from the match or, after a
+// wait for a seating slot, from the start of the seating (Store.Seating), after which
+// any node would settle the match from its room's state.
 func (p *pairingService) seatMatch(ctx context.Context, m pairing.Match) {
 	ctx = context.WithoutCancel(ctx)
 	start := time.Now()
-	black, white := Player{ID: m.Black.ID, Name: m.Black.Name}, Player{ID: m.White.ID, Name: m.White.Name}
 	outcome := pairing.StatusSeated
 	select {
 	case p.seating <- struct{}{}:
 		defer func() { <-p.seating }()
+		if time.Since(start) > seatLate && !p.startSeating(ctx, m) {
+			return // another node's recovery settled it meanwhile, and told the pages
+		}
+		black, white := Player{ID: m.Black.ID, Name: m.Black.Name}, Player{ID: m.White.ID, Name: m.White.Name}
 		if err := p.seatPair(ctx, m, black, white); err != nil {
 			p.log.Error("seating a match failed", "room", m.Room, "attempts", seatAttempts, "err", err)
 			outcome = pairing.StatusFailed
@@ -55,18 +64,9 @@ func (p *pairingService) seatMatch(ctx context.Context, m pairing.Match) {
 		p.log.Error("seating a match failed: no seating slot", "room", m.Room, "waited", seatQueue)
 		outcome = pairing.StatusFailed
 	}
-	if outcome == pairing.StatusFailed {
-		p.closePair(ctx, m, black, white) // before anyone is told
-	}
-	st, err := p.settle(ctx, m, outcome)
-	if err != nil {
-		// Nothing recorded: the seeks run out (MatchTTL) and their pages are told
-		// expired; here the pages learn the failure at once.
-		p.log.Error("settling a match failed", "room", m.Room, "err", err)
-		st = pairing.StatusFailed
-	}
-	if st == pairing.StatusFailed && outcome == pairing.StatusSeated {
-		p.closePair(ctx, m, black, white) // a seek ran out meanwhile, or the outcome was not recorded
+	st, ok := p.conclude(ctx, m, outcome)
+	if !ok {
+		return // unsettled: any node's recovery settles it and tells the pages
 	}
 	if st == pairing.StatusSeated {
 		p.s.metrics.observePairing(time.Since(start))
@@ -74,11 +74,55 @@ func (p *pairingService) seatMatch(ctx context.Context, m pairing.Match) {
 	p.deliver(m, st)
 }
 
-// closePair closes the room of a match that failed.
-func (p *pairingService) closePair(ctx context.Context, m pairing.Match, black, white Player) {
+// conclude records outcome for m (seated: both players sit in its room; failed: they
+// do not) and makes the room agree with the outcome recorded, which may be an earlier
+// one of another node: a failure is claimed, the room closed, then the failure
+// published, so nobody is told before the room is closed. ok is false when Redis did
+// not take the outcome: the match stays unsettled, and the recovery of any node
+// (pairing_recover.go) concludes it from the room's state later.
+func (p *pairingService) conclude(ctx context.Context, m pairing.Match, outcome pairing.Status) (pairing.Status, bool) {
+	if outcome == pairing.StatusSeated {
+		st, err := p.settle(ctx, m, pairing.StatusSeated)
+		if err != nil {
+			p.log.Error("settling a match failed; it is recovered later", "room", m.Room, "err", err)
+			return "", false
+		}
+		if st == pairing.StatusSeated {
+			return st, true
+		}
+		// A failure was claimed (by another node, or a seek ran out): close the room.
+	}
+	// Without a claim recorded the room stays as it is: another node may have settled
+	// the match seated meanwhile.
+	st, err := p.settle(ctx, m, pairing.StatusFailing)
+	if err == nil && st != pairing.StatusSeated {
+		p.closePair(ctx, m)
+		if st == pairing.StatusFailing {
+			st, err = p.settle(ctx, m, pairing.StatusFailed)
+		}
+	}
+	if err != nil {
+		p.log.Error("settling a failed match failed; it is recovered later", "room", m.Room, "err", err)
+		return "", false
+	}
+	return st, true
+}
+
+// startSeating tells the pool that m's seating starts now; false when m is settled
+// already. An error counts as not settled: the seating and settling that follow
+// meet the same Redis.
+func (p *pairingService) startSeating(ctx context.Context, m pairing.Match) bool {
 	ctx, cancel := context.WithTimeout(ctx, commandTimeout)
 	defer cancel()
-	if err := p.rooms.ClosePair(ctx, m.Room, black, white); err != nil {
+	open, err := p.store.Seating(ctx, m, p.now())
+	return open || err != nil
+}
+
+// closePair closes the room of a match that failed.
+func (p *pairingService) closePair(ctx context.Context, m pairing.Match) {
+	ctx, cancel := context.WithTimeout(ctx, commandTimeout)
+	defer cancel()
+	if err := p.rooms.ClosePair(ctx, m.Room); err != nil {
 		p.log.Error("closing a failed match's room failed (its seats stay reserved for players who were told it failed)", "room", m.Room, "err", err)
 	}
 }
@@ -169,10 +213,9 @@ func (a *ManagerRooms) SeatPair(ctx context.Context, id string, settings room.Se
 	return nil
 }
 
-// ClosePair implements PairedRooms: a player seated there aborts the game (before its
-// first move nothing is rated or lost); a room nobody sits in keeps its two reserved
-// seats, listed nowhere.
-func (a *ManagerRooms) ClosePair(ctx context.Context, id string, black, white Player) error {
+// ClosePair implements PairedRooms: the game ends aborted (Room.Abandon) whoever sits
+// there, nobody included, so the room leaves the unfinished rooms.
+func (a *ManagerRooms) ClosePair(ctx context.Context, id string) error {
 	r, err := a.M.Get(ctx, id)
 	if errors.Is(err, room.ErrNoSuchRoom) {
 		return nil
@@ -180,15 +223,35 @@ func (a *ManagerRooms) ClosePair(ctx context.Context, id string, black, white Pl
 	if err != nil {
 		return err
 	}
-	st := r.State()
-	if st.Phase() == room.PhaseOver {
+	if r.State().Phase() == room.PhaseOver {
 		return nil
 	}
-	for _, who := range []Player{black, white} {
-		if st.ColorOf(who.ID) != 0 {
-			_, err := r.Do(ctx, room.Command{Kind: room.CmdAbort, By: room.Player{ID: who.ID, Name: who.Name}})
-			return err
-		}
+	if err := r.Abandon(ctx); err != nil && !errors.Is(err, room.ErrGameOver) {
+		return err
 	}
 	return nil
+}
+
+// PairRoom implements PairedRooms: the room's event log, read from the store without
+// taking the room on (its node may be gone or still at work).
+func (a *ManagerRooms) PairRoom(ctx context.Context, id string) (pairing.RoomSeats, error) {
+	events, err := a.M.Store().Events(ctx, id, 1)
+	if errors.Is(err, room.ErrNotFound) {
+		return pairing.RoomSeats{}, nil
+	}
+	if err != nil {
+		return pairing.RoomSeats{}, err
+	}
+	st, err := room.Replay(events)
+	if err != nil {
+		return pairing.RoomSeats{}, err
+	}
+	seated := func(c engine.Color) string {
+		if p := st.Seat(c).Player; p != nil {
+			return p.ID
+		}
+		return ""
+	}
+	return pairing.RoomSeats{Exists: true, Black: seated(engine.Black), White: seated(engine.White),
+		Over: st.Phase() == room.PhaseOver}, nil
 }

@@ -23,9 +23,10 @@ local function live(prefix, id)
   if not h[1] or h[4] then return nil end
   return tonumber(h[1]), tonumber(h[2]), h[3]
 end
--- pair stores the match of a (black) and b (white) and takes both out of the pool
--- (the caller seats it; Settle publishes the outcome).
-local function pair(seekp, poolkey, poolsk, pool, mttl, room, a, ar, an, b, br, bn)
+-- pair stores the match of a (black) and b (white), takes both out of the pool and
+-- indexes the match as unsettled, at now (the caller seats it; Settle records and
+-- publishes the outcome and takes it out of the index).
+local function pair(seekp, poolkey, poolsk, matchk, now, pool, mttl, room, a, ar, an, b, br, bn)
   local m = ns(room) .. ns(pool) .. ns(a) .. ns(an) .. ns(ar) .. ns(b) .. ns(bn) .. ns(br)
   for _, id in ipairs({a, b}) do
     redis.call('HSET', seekp .. id, 'match', m)
@@ -33,14 +34,21 @@ local function pair(seekp, poolkey, poolsk, pool, mttl, room, a, ar, an, b, br, 
     redis.call('ZREM', poolkey, id)
   end
   if redis.call('ZCARD', poolkey) == 0 then redis.call('SREM', poolsk, pool) end
+  redis.call('ZADD', matchk, now, m)
   return m
+end
+-- pending reports whether a seek's match (h: match, outcome) awaits its outcome: none
+-- recorded, or a failure claimed whose room is still being closed.
+local function pending(h)
+  return h[1] and (not h[2] or h[2] == 'failing')
 end
 `
 
 // seekScript adds (or replaces) a seek and pairs it with the closest compatible
 // seeker of its pool, if any.
 //
-//	KEYS[1] the seek hash, KEYS[2] the pool zset, KEYS[3] the pools set
+//	KEYS[1] the seek hash, KEYS[2] the pool zset, KEYS[3] the pools set, KEYS[4] the
+//	        unsettled matches
 //	ARGV player, pool, rating, name, nonce, now ms, ttl ms, initial, per second, max,
 //	     room id, black first (1: the newcomer is black), seek prefix, pool prefix,
 //	     matched ttl ms
@@ -52,7 +60,7 @@ local id, pool, rating, name = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
 local now, ini, per, max = tonumber(ARGV[6]), tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
 local seekp, poolp = ARGV[13], ARGV[14]
 local prev = redis.call('HMGET', KEYS[1], 'match', 'outcome')
-if prev[1] and not prev[2] then return 'P' .. prev[1] end
+if pending(prev) then return 'P' .. prev[1] end
 local old = redis.call('HGET', KEYS[1], 'pool')
 if old then
   redis.call('ZREM', poolp .. old, id)
@@ -80,16 +88,16 @@ if not best then
   return ''
 end
 if ARGV[12] == '1' then
-  return pair(seekp, KEYS[2], KEYS[3], pool, ARGV[15], ARGV[11], id, ARGV[3], name, best, tostring(br), bn)
+  return pair(seekp, KEYS[2], KEYS[3], KEYS[4], ARGV[6], pool, ARGV[15], ARGV[11], id, ARGV[3], name, best, tostring(br), bn)
 end
-return pair(seekp, KEYS[2], KEYS[3], pool, ARGV[15], ARGV[11], best, tostring(br), bn, id, ARGV[3], name)
+return pair(seekp, KEYS[2], KEYS[3], KEYS[4], ARGV[6], pool, ARGV[15], ARGV[11], best, tostring(br), bn, id, ARGV[3], name)
 `)
 
 // sweepScript pairs the seekers whose ranges have widened enough since they came:
 // in each pool, from the lowest rating up, each waiting seeker with the closest
 // compatible one above it. It drops entries whose seek is gone.
 //
-//	KEYS[1] the pools set
+//	KEYS[1] the pools set, KEYS[2] the unsettled matches
 //	ARGV now ms, initial, per second, max, seek prefix, pool prefix, matched ttl ms,
 //	     then room ids, each followed by its colour coin (1: lower rating black)
 //
@@ -128,9 +136,9 @@ for _, pool in ipairs(redis.call('SMEMBERS', KEYS[1])) do
             local room, coin = ARGV[nx], ARGV[nx + 1]
             nx = nx + 2
             if coin == '1' then
-              out[#out + 1] = pair(seekp, key, KEYS[1], pool, mttl, room, a.id, tostring(a.r), a.n, b.id, tostring(b.r), b.n)
+              out[#out + 1] = pair(seekp, key, KEYS[1], KEYS[2], ARGV[1], pool, mttl, room, a.id, tostring(a.r), a.n, b.id, tostring(b.r), b.n)
             else
-              out[#out + 1] = pair(seekp, key, KEYS[1], pool, mttl, room, b.id, tostring(b.r), b.n, a.id, tostring(a.r), a.n)
+              out[#out + 1] = pair(seekp, key, KEYS[1], KEYS[2], ARGV[1], pool, mttl, room, b.id, tostring(b.r), b.n, a.id, tostring(a.r), a.n)
             end
             break
           end
@@ -149,13 +157,15 @@ return out
 //	ARGV player, nonce, pool prefix
 //
 // Returns {status, match}: status "gone" (no seek: expired or cancelled), "replaced"
-// (the player seeks from another connection), "matched" (match set, being seated),
-// "seated" or "failed" (the match's outcome, match set) or "cancelled".
-var cancelScript = redis.NewScript(`
+// (the player seeks from another connection), "matched" (match set, being seated, or
+// its failure claimed and its room being closed), "seated" or "failed" (the match's
+// outcome, match set) or "cancelled".
+var cancelScript = redis.NewScript(luaCommon + `
 local h = redis.call('HMGET', KEYS[1], 'nonce', 'pool', 'match', 'outcome')
 if not h[1] then return {'gone', ''} end
 if h[1] ~= ARGV[2] then return {'replaced', ''} end
-if h[3] then return {h[4] or 'matched', h[3]} end
+if pending({h[3], h[4]}) then return {'matched', h[3]} end
+if h[3] then return {h[4], h[3]} end
 local key = ARGV[3] .. h[2]
 redis.call('ZREM', key, ARGV[1])
 if redis.call('ZCARD', key) == 0 then redis.call('SREM', KEYS[2], h[2]) end
@@ -171,7 +181,7 @@ return {'cancelled', ''}
 //
 // Returns, per key, status then match: "gone", "replaced", "matched", "seated" and
 // "failed" as for cancelScript, or "ok" (renewed).
-var renewScript = redis.NewScript(`
+var renewScript = redis.NewScript(luaCommon + `
 local out = {}
 for i, key in ipairs(KEYS) do
   local h = redis.call('HMGET', key, 'nonce', 'match', 'outcome')
@@ -179,8 +189,10 @@ for i, key in ipairs(KEYS) do
     out[#out + 1], out[#out + 2] = 'gone', ''
   elseif h[1] ~= ARGV[i + 1] then
     out[#out + 1], out[#out + 2] = 'replaced', ''
+  elseif pending({h[2], h[3]}) then
+    out[#out + 1], out[#out + 2] = 'matched', h[2]
   elseif h[2] then
-    out[#out + 1], out[#out + 2] = h[3] or 'matched', h[2]
+    out[#out + 1], out[#out + 2] = h[3], h[2]
   else
     redis.call('PEXPIRE', key, ARGV[1])
     out[#out + 1], out[#out + 2] = 'ok', ''
@@ -189,28 +201,45 @@ end
 return out
 `)
 
-// settleScript records the outcome of a match's seating in both seek hashes (the
-// heartbeats and cancels of any node read it there) and publishes it, once: an outcome
-// recorded before wins and is returned. A side whose seek no longer holds the match
-// (it ran out: its page was told so) makes the outcome "failed", so nobody is seated
-// opposite a player who was told the match did not happen.
+// settleScript records the outcome of a match in both seek hashes (the heartbeats and
+// cancels of any node read it there), once (see Store.Settle): "seated" and "failed"
+// are final, published, and take the match out of the unsettled index; "failing"
+// claims a failure without telling anyone (its room is closed before "failed"). A side
+// whose seek no longer holds the match (it ran out: its page was told so) turns
+// "seated" into "failing", so nobody is seated opposite a player who was told the
+// match did not happen.
 //
-//	KEYS[1], KEYS[2] the seek hashes of black and white
-//	ARGV the match (encoded), the outcome ("seated" or "failed"), the channel
+//	KEYS[1], KEYS[2] the seek hashes of black and white, KEYS[3] the unsettled matches
+//	ARGV the match (encoded), the outcome ("seated", "failing" or "failed"), the channel
 //
 // Returns the recorded outcome.
 var settleScript = redis.NewScript(luaCommon + `
-local have = {}
-for _, key in ipairs(KEYS) do
-  local h = redis.call('HMGET', key, 'match', 'outcome')
+local have, failing = {}, false
+for i = 1, 2 do
+  local h = redis.call('HMGET', KEYS[i], 'match', 'outcome')
   if h[1] == ARGV[1] then
-    if h[2] then return h[2] end
-    have[#have + 1] = key
+    if h[2] == 'seated' or h[2] == 'failed' then return h[2] end
+    if h[2] == 'failing' then failing = true end
+    have[#have + 1] = KEYS[i]
   end
 end
 local o = ARGV[2]
-if #have < #KEYS then o = 'failed' end
+if o == 'seated' and (failing or #have < 2) then o = 'failing' end
 for _, key in ipairs(have) do redis.call('HSET', key, 'outcome', o) end
+if o == 'failing' then return o end
+redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('PUBLISH', ARGV[3], ns(o) .. ARGV[1])
 return o
+`)
+
+// seatingScript moves an unsettled match's time to now (its seating starts late).
+//
+//	KEYS[1] the unsettled matches
+//	ARGV now ms, the match (encoded)
+//
+// Returns 1, or 0 when the match is settled (not in the index).
+var seatingScript = redis.NewScript(`
+if not redis.call('ZSCORE', KEYS[1], ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+return 1
 `)

@@ -33,7 +33,7 @@ func TestSettle(t *testing.T) {
 	}{
 		{"seated", StatusSeated, StatusFailed, false, StatusSeated},
 		{"failed", StatusFailed, StatusSeated, false, StatusFailed},
-		{"a side ran out: failed", StatusSeated, StatusSeated, true, StatusFailed},
+		{"a side ran out: the failure is claimed, then failed", StatusSeated, StatusSeated, true, StatusFailed},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
@@ -56,6 +56,16 @@ func TestSettle(t *testing.T) {
 			}
 			st, err := s.Settle(ctx, m, c.first)
 			require.NoError(t, err)
+			if c.expired {
+				require.Equal(t, StatusFailing, st, "seated opposite a seek that ran out: a failure is claimed")
+				select {
+				case g := <-got:
+					require.Fail(t, "a claimed failure is told to nobody", "%v", g)
+				case <-time.After(50 * time.Millisecond):
+				}
+				st, err = s.Settle(ctx, m, StatusFailed)
+				require.NoError(t, err)
+			}
 			require.Equal(t, c.want, st)
 			select {
 			case g := <-got:

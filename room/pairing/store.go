@@ -18,6 +18,7 @@ const (
 	KeySeekPrefix = "gomoku:{seeks}:seek:"
 	KeyPoolPrefix = "gomoku:{seeks}:pool:"
 	KeyPools      = "gomoku:{seeks}:pools"
+	KeyMatches    = "gomoku:{seeks}:matches"
 	Channel       = "gomoku:{seeks}:paired"
 )
 
@@ -68,6 +69,11 @@ const (
 	StatusCancelled Status = "cancelled" // cancelled now
 	StatusGone      Status = "gone"      // no such seek (expired, or cancelled before)
 	StatusReplaced  Status = "replaced"  // the player seeks from another connection now
+
+	// StatusFailing is a failure claimed but not yet published (Settle): its room is
+	// being closed, then StatusFailed follows. Heartbeats and cancels see the match as
+	// StatusMatched meanwhile, so nobody is told before the room is closed.
+	StatusFailing Status = "failing"
 )
 
 // Store is the seek pool in Redis.
@@ -77,6 +83,11 @@ type Store struct {
 	// TTL is how long a seek lives without a heartbeat; MatchTTL how long a match is
 	// kept in the seekers' hashes for a node that missed its message.
 	TTL, MatchTTL time.Duration
+	// RecoverAfter is how long after it was made (or its seating started, Seating) a
+	// match still unsettled is taken to be left by a node that died (Unsettled): any
+	// node then settles it from its room's state. It must exceed a live node's seating
+	// attempts and stay below MatchTTL, so that both seeks still hold the match.
+	RecoverAfter time.Duration
 	// NewRoom returns a fresh room id and a colour coin for each match.
 	NewRoom func() (id string, blackFirst bool)
 }
@@ -84,7 +95,8 @@ type Store struct {
 // NewStore returns the pool on c with rules; newRoom gives each match its room id and
 // colour coin.
 func NewStore(c redis.UniversalClient, rules Rules, newRoom func() (string, bool)) *Store {
-	return &Store{c: c, rules: rules, TTL: 15 * time.Second, MatchTTL: 2 * time.Minute, NewRoom: newRoom}
+	return &Store{c: c, rules: rules, TTL: 15 * time.Second, MatchTTL: 2 * time.Minute,
+		RecoverAfter: 40 * time.Second, NewRoom: newRoom}
 }
 
 // Rules returns the store's pairing rules.
@@ -105,7 +117,7 @@ func (s *Store) Seek(ctx context.Context, pool Pool, me Seeker, nonce string, no
 		coin = "1"
 	}
 	name := pool.String()
-	res, err := seekScript.Run(ctx, s.c, []string{KeySeekPrefix + me.ID, KeyPoolPrefix + name, KeyPools},
+	res, err := seekScript.Run(ctx, s.c, []string{KeySeekPrefix + me.ID, KeyPoolPrefix + name, KeyPools, KeyMatches},
 		me.ID, name, fnum(me.Rating), me.Name, nonce, now.UnixMilli(), ms(s.TTL),
 		fnum(s.rules.Initial), fnum(s.rules.PerSecond), fnum(s.rules.Max), room, coin,
 		KeySeekPrefix, KeyPoolPrefix, ms(s.MatchTTL)).Text()
@@ -136,7 +148,7 @@ func (s *Store) Sweep(ctx context.Context, now time.Time, max int) ([]Match, err
 		}
 		args = append(args, room, coin)
 	}
-	res, err := sweepScript.Run(ctx, s.c, []string{KeyPools}, args...).StringSlice()
+	res, err := sweepScript.Run(ctx, s.c, []string{KeyPools, KeyMatches}, args...).StringSlice()
 	if err != nil {
 		return nil, fmt.Errorf("%w: sweep: %w", ErrUnavailable, err)
 	}
@@ -235,21 +247,60 @@ func (s *Store) Waiting(ctx context.Context, pool Pool) (int64, error) {
 	return n, nil
 }
 
-// Settle records outcome (StatusSeated or StatusFailed) for match m, whose room the
-// caller seated or failed to seat, and publishes it to every node (Subscribe); the
-// seeks keep it for the heartbeats of a node that missed the message. The first
-// outcome recorded wins and is returned. When a side's seek no longer holds m (it ran
-// out after MatchTTL and its page was told so) the outcome is StatusFailed.
+// Settle records outcome for match m, once, in both seek hashes (the heartbeats and
+// cancels of any node read it there), and returns the outcome recorded, which may be
+// an earlier one (the first wins):
+//   - StatusSeated (both players sit in m's room) is recorded and published to every
+//     node (Subscribe). When a side's seek no longer holds m (it ran out, its page was
+//     told so) or a failure was claimed, it becomes StatusFailing instead.
+//   - StatusFailing claims the failure without telling anyone: the caller closes the
+//     room, then settles StatusFailed. Unless m is seated already, the reply is
+//     StatusFailing, whoever claimed it.
+//   - StatusFailed is recorded and published.
+//
+// A settled match (seated or failed) leaves the index of unsettled matches.
 func (s *Store) Settle(ctx context.Context, m Match, outcome Status) (Status, error) {
-	if outcome != StatusSeated && outcome != StatusFailed {
+	if outcome != StatusSeated && outcome != StatusFailing && outcome != StatusFailed {
 		return "", fmt.Errorf("pairing: settle: bad outcome %q", outcome)
 	}
-	res, err := settleScript.Run(ctx, s.c, []string{KeySeekPrefix + m.Black.ID, KeySeekPrefix + m.White.ID},
+	res, err := settleScript.Run(ctx, s.c, []string{KeySeekPrefix + m.Black.ID, KeySeekPrefix + m.White.ID, KeyMatches},
 		m.Encode(), string(outcome), Channel).Text()
 	if err != nil {
 		return "", fmt.Errorf("%w: settle: %w", ErrUnavailable, err)
 	}
 	return Status(res), nil
+}
+
+// Seating tells recovery that m's seating starts now (it waited for its turn on its
+// node): Unsettled leaves it alone until RecoverAfter from now. It reports false when m
+// is settled already (recovered meanwhile): then there is nothing to seat.
+func (s *Store) Seating(ctx context.Context, m Match, now time.Time) (bool, error) {
+	n, err := seatingScript.Run(ctx, s.c, []string{KeyMatches}, now.UnixMilli(), m.Encode()).Int()
+	if err != nil {
+		return false, fmt.Errorf("%w: seating: %w", ErrUnavailable, err)
+	}
+	return n == 1, nil
+}
+
+// Unsettled returns up to max matches made RecoverAfter or longer before now that are
+// not settled yet (a failure claimed counts as unsettled): their seating node died,
+// or cannot reach Redis. A match that cannot be read is dropped from the index.
+func (s *Store) Unsettled(ctx context.Context, now time.Time, max int) ([]Match, error) {
+	res, err := s.c.ZRangeArgs(ctx, redis.ZRangeArgs{Key: KeyMatches, ByScore: true, Start: "-inf",
+		Stop: strconv.FormatInt(now.Add(-s.RecoverAfter).UnixMilli(), 10), Count: int64(max)}).Result()
+	if err != nil {
+		return nil, fmt.Errorf("%w: unsettled: %w", ErrUnavailable, err)
+	}
+	out := make([]Match, 0, len(res))
+	for _, r := range res {
+		m, err := DecodeMatch(r)
+		if err != nil {
+			s.c.ZRem(ctx, KeyMatches, r)
+			continue
+		}
+		out = append(out, m)
+	}
+	return out, nil
 }
 
 // Subscribe delivers every outcome settled from now on (by any node) to fn with its
