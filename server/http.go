@@ -68,14 +68,9 @@ func (s *Server) routes() *echo.Echo {
 	e.Match(getHead, "/admin/rooms/:id/holder", s.roomHolder)
 	e.Match(getHead, "/metrics", echo.WrapHandler(promhttp.HandlerFor(s.metrics.Registry, promhttp.HandlerOpts{})))
 
-	e.Match(getHead, "/", page)
-	e.Match(getHead, "/r/:id", page)
-	e.Match(getHead, "/learn", page)
-	e.Match(getHead, "/@/*", page)
-	e.Match(getHead, "/leaderboard", page)
-	e.Match(getHead, "/analysis", page)
-	e.Match(getHead, "/puzzles", page)
-	e.Match(getHead, "/puzzles/:id", page)
+	for _, p := range pageRoutes {
+		e.Match(getHead, p, page)
+	}
 	e.Match(getHead, "/static/*", staticFile)
 	return e
 }

@@ -24,6 +24,11 @@ type Metrics struct {
 	SlowConsumers    prometheus.Counter
 	PairingSeat      prometheus.Histogram
 	PairingRecovered *prometheus.CounterVec
+	PuzzleStarted    prometheus.Counter
+	PuzzleEnded      *prometheus.CounterVec
+	PuzzleBusy       *prometheus.CounterVec
+	PuzzlesMined     prometheus.Counter
+	PuzzleMineErrors prometheus.Counter
 	Errors           *prometheus.CounterVec
 	Messages         *prometheus.CounterVec
 }
@@ -73,6 +78,22 @@ func newMetrics() *Metrics {
 			Name: "gomoku_pairing_recovered_total",
 			Help: "Quick-pairing matches this node settled because the node that made them did not (it died), by outcome.",
 		}, []string{"outcome"}),
+		PuzzleStarted: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "gomoku_puzzle_attempts_started_total", Help: "Puzzle trainer attempts started.",
+		}),
+		PuzzleEnded: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gomoku_puzzle_attempts_ended_total", Help: "Puzzle trainer attempts ended, by outcome (solved, failed).",
+		}, []string{"outcome"}),
+		PuzzleBusy: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gomoku_puzzle_busy_total",
+			Help: "Puzzle trainer requests refused puzzle_busy, by reason (player, address, slots: the node's solver slots stayed busy, budget: the solver's node budget ran out).",
+		}, []string{"reason"}),
+		PuzzlesMined: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "gomoku_puzzles_mined_total", Help: "New puzzles this node mined from finished games and stored.",
+		}),
+		PuzzleMineErrors: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "gomoku_puzzle_mining_errors_total", Help: "Finished games whose mining for puzzles failed on this node.",
+		}),
 		Errors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gomoku_errors_total", Help: "Errors returned to clients, by stable code.",
 		}, []string{"code"}),
@@ -81,7 +102,8 @@ func newMetrics() *Metrics {
 		}, []string{"type"}),
 	}
 	r.MustRegister(m.Connections, m.ConnectionsTotal, m.Moves, m.MoveLatency,
-		m.AISearchTime, m.AISearchNodes, m.RedisLatency, m.SlowConsumers, m.PairingSeat, m.PairingRecovered, m.Errors, m.Messages,
+		m.AISearchTime, m.AISearchNodes, m.RedisLatency, m.SlowConsumers, m.PairingSeat, m.PairingRecovered,
+		m.PuzzleStarted, m.PuzzleEnded, m.PuzzleBusy, m.PuzzlesMined, m.PuzzleMineErrors, m.Errors, m.Messages,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -105,6 +127,14 @@ func (m *Metrics) countRooms(live func() int) {
 func (m *Metrics) ObserveAISearch(d time.Duration, nodes uint64) {
 	m.AISearchTime.Observe(d.Seconds())
 	m.AISearchNodes.Observe(float64(nodes))
+}
+
+// observeMining records one mined game (puzzles.Mining.Observe).
+func (m *Metrics) observeMining(added int, err error) {
+	m.PuzzlesMined.Add(float64(added))
+	if err != nil {
+		m.PuzzleMineErrors.Inc()
+	}
 }
 
 // countError records an error sent to a client.

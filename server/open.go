@@ -81,7 +81,6 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	ping := func(ctx context.Context) error { return client.Ping(ctx).Err() }
 	rooms := &ManagerRooms{M: mgr, Ping: ping, Ledger: led}
 	solver := puzzles.NewEngineSolver()
-	startMining(recCtx, trainer, solver, mgr.Scheduler(), rooms, ends, log.With("component", "puzzles"))
 	srv, err = NewWith(cfg, Deps{
 		Rooms:        rooms,
 		Ledger:       led,
@@ -106,6 +105,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		return fail(err)
 	}
 	go recorder.Run(recCtx)
+	startMining(recCtx, trainer, solver, mgr.Scheduler(), rooms, ends, srv.metrics, log.With("component", "puzzles"))
 	node.Start(mgr.Get)
 	client.AddHook(latencyHook{h: srv.metrics.RedisLatency})
 	// Recovery is eager: the lease keeper's first round (at once) restores every game in

@@ -43,6 +43,7 @@ type puzzleTrainer struct {
 	timeCap time.Duration
 	wait    time.Duration
 	bearer  func(echo.Context) (Player, error)
+	metrics *Metrics
 }
 
 func newPuzzleTrainer(s *Server) *puzzleTrainer {
@@ -53,7 +54,7 @@ func newPuzzleTrainer(s *Server) *puzzleTrainer {
 	return &puzzleTrainer{store: s.deps.Puzzles, solver: s.deps.PuzzleSolver, sched: sched,
 		perIP: newIPLimiter(puzzlePerIP), perUser: newIPLimiter(1),
 		slots:  make(chan struct{}, max(1, runtime.NumCPU()/2)),
-		budget: puzzleBudget, timeCap: puzzleTimeCap, wait: puzzleWait, bearer: s.bearer}
+		budget: puzzleBudget, timeCap: puzzleTimeCap, wait: puzzleWait, bearer: s.bearer, metrics: s.metrics}
 }
 
 // routes adds the trainer's API under api (not_found when the server has no store).
@@ -166,6 +167,7 @@ func (t *puzzleTrainer) start(c echo.Context) error {
 	if err != nil {
 		return puzzleErr(err)
 	}
+	t.metrics.PuzzleStarted.Inc()
 	pr, err := t.store.PlayerRating(ctx, p.ID)
 	if err != nil {
 		return puzzleErr(err)
@@ -233,11 +235,11 @@ func (t *puzzleTrainer) solve(c echo.Context, player string, fn func(ctx context
 	}
 	ip := c.RealIP()
 	if !t.perUser.acquire(player) {
-		return t.busy("a puzzle request of yours is still running")
+		return t.busy("player", "a puzzle request of yours is still running")
 	}
 	defer t.perUser.release(player)
 	if !t.perIP.acquire(ip) {
-		return t.busy("too many puzzle requests from this address at once")
+		return t.busy("address", "too many puzzle requests from this address at once")
 	}
 	defer t.perIP.release(ip)
 	wctx, cancel := context.WithTimeout(c.Request().Context(), t.wait)
@@ -246,7 +248,7 @@ func (t *puzzleTrainer) solve(c echo.Context, player string, fn func(ctx context
 		cancel()
 	case <-wctx.Done():
 		cancel()
-		return t.busy("the puzzle solver is busy: retry in a few seconds")
+		return t.busy("slots", "the puzzle solver is busy: retry in a few seconds")
 	}
 	defer func() { <-t.slots }()
 	err := t.sched.Background(c.Request().Context(), func(ctx context.Context) error {
@@ -257,11 +259,23 @@ func (t *puzzleTrainer) solve(c echo.Context, player string, fn func(ctx context
 	if err != nil && (errors.Is(err, context.DeadlineExceeded) || c.Request().Context().Err() != nil) {
 		return protocol.Errorf(protocol.CodeTimeout, "the solver did not answer in time")
 	}
+	if errors.Is(err, puzzles.ErrBudget) {
+		t.metrics.PuzzleBusy.WithLabelValues("budget").Inc()
+	}
 	return puzzleErr(err)
 }
 
-func (t *puzzleTrainer) busy(msg string) error {
+// busy refuses a request puzzle_busy, counted by reason.
+func (t *puzzleTrainer) busy(reason, msg string) error {
+	t.metrics.PuzzleBusy.WithLabelValues(reason).Inc()
 	return protocol.Errorf(protocol.CodePuzzleBusy, "%s", msg)
+}
+
+// ended counts an attempt that ended. Two requests ending one attempt at once on two
+// nodes count it twice: rare, as a player runs one puzzle request at a time per node
+// and an attempt over is refused before the solver runs.
+func (t *puzzleTrainer) ended(a puzzles.Attempt) {
+	t.metrics.PuzzleEnded.WithLabelValues(a.Outcome).Inc()
 }
 
 // newPuzzleStore returns the trainer's store on c with the shipped suite, seeded into
@@ -282,10 +296,12 @@ func newPuzzleStore(ctx context.Context, c redis.UniversalClient, cfg Config) (*
 }
 
 // startMining mines this node's finished games for puzzles (room/puzzles) on the
-// rooms' scheduler's background lane until ctx ends; ends tells it of the games.
+// rooms' scheduler's background lane until ctx ends; ends tells it of the games, and
+// metrics counts what it mined.
 func startMining(ctx context.Context, store *puzzles.Store, miner puzzles.Miner, sched *room.Scheduler,
-	rooms gameSource, ends *analysisGameEnds, log *slog.Logger) *puzzles.Mining {
+	rooms gameSource, ends *analysisGameEnds, metrics *Metrics, log *slog.Logger) *puzzles.Mining {
 	m := puzzles.NewMining(store, miner, sched, minedGame(rooms), log)
+	m.Observe = metrics.observeMining
 	ends.bindMining(m)
 	go m.Run(ctx)
 	return m

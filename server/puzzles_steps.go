@@ -71,6 +71,7 @@ func (t *puzzleTrainer) move(c echo.Context) error {
 	if err != nil {
 		return puzzleErr(err)
 	}
+	t.ended(done)
 	if done.Outcome != puzzles.OutcomeSolved && out.Result == protocol.PuzzleSolved {
 		out.Result = protocol.PuzzleWrong // another request ended the attempt first
 	}
@@ -125,6 +126,7 @@ func (t *puzzleTrainer) solution(c echo.Context) error {
 	if err != nil {
 		return puzzleErr(err)
 	}
+	t.ended(done)
 	return c.JSON(http.StatusOK, protocol.PuzzleSolution{Solution: points(line), Line: done.Line, Rating: wireChange(done.Change)})
 }
 

@@ -201,6 +201,11 @@ func TestPuzzleSolvedRatedOnce(t *testing.T) {
 	st = protocol.PuzzleStep{}
 	require.Equal(t, http.StatusOK, e.do("POST", "/api/puzzles/attempts/"+b.Attempt+"/moves", p.Token, map[string]string{"move": "g8"}, &st))
 	assert.Equal(t, protocol.PuzzleStep{Result: "wrong", Line: []string{"g8"}, Solution: scriptLine}, st, "unrated: no rating")
+
+	m := e.srv.metrics
+	assert.Equal(t, 2.0, testutilCounter(m.PuzzleStarted))
+	assert.Equal(t, 1.0, testutilCounter(m.PuzzleEnded.WithLabelValues(puzzles.OutcomeSolved)))
+	assert.Equal(t, 1.0, testutilCounter(m.PuzzleEnded.WithLabelValues(puzzles.OutcomeFailed)))
 }
 
 // A renju forbidden point is a wrong move (the trap), not a refused one.
@@ -263,6 +268,7 @@ func TestPuzzleBusyPerPlayer(t *testing.T) {
 	assert.Equal(t, protocol.CodePuzzleBusy, er.Error.Code)
 	close(gate)
 	assert.Equal(t, http.StatusOK, <-done)
+	assert.Equal(t, 1.0, testutilCounter(e.srv.metrics.PuzzleBusy.WithLabelValues("player")))
 }
 
 // The trainer's pages are the web app.
@@ -283,7 +289,8 @@ func TestFinishedGamesAreMined(t *testing.T) {
 			e := newEnv(t, open(t))
 			ctx, cancel := context.WithCancel(context.Background())
 			t.Cleanup(cancel)
-			m := startMining(ctx, e.srv.deps.Puzzles, puzzles.NewEngineSolver(), e.mgr.Scheduler(), e.srv.rooms.(gameSource), e.ends, e.srv.log)
+			mined := e.srv.metrics.PuzzlesMined
+			m := startMining(ctx, e.srv.deps.Puzzles, puzzles.NewEngineSolver(), e.mgr.Scheduler(), e.srv.rooms.(gameSource), e.ends, e.srv.metrics, e.srv.log)
 			require.NotNil(t, m)
 			id := finishedGame(t, e)
 			var n int64
@@ -294,6 +301,9 @@ func TestFinishedGamesAreMined(t *testing.T) {
 			}, time.Minute, 20*time.Millisecond)
 			ids, err := e.rc.ZRange(ctx, puzzles.KeyMined, 0, -1).Result()
 			require.NoError(t, err)
+			require.Eventually(t, func() bool { return testutilCounter(mined) == float64(n) }, 10*time.Second, 10*time.Millisecond,
+				"every stored puzzle counted")
+			assert.Zero(t, testutilCounter(e.srv.metrics.PuzzleMineErrors))
 			p := e.player("Gus")
 			var v protocol.PuzzleView
 			require.Equal(t, http.StatusOK, e.do("GET", "/api/puzzles/"+ids[0], p.Token, nil, &v))

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"net/http"
+	"regexp"
 	"strings"
 	"time"
 
@@ -94,9 +95,23 @@ func machinePath(p string) bool {
 	return false
 }
 
-// page serves the single page of the web app ("/", "/r/{id}", "/learn", "/analysis",
-// "/puzzles", "/puzzles/{id}", ...).
+// pagePath matches the pages of the web app, as its router (route() in app.js) reads
+// them, each with an optional trailing slash: the lobby, a room (/r/{id}), the
+// classroom, the analysis board, the leaderboard, the puzzle trainer (/puzzles,
+// /puzzles/{id}) and a player (/@/{username}, /@/id/{id}).
+var pagePath = regexp.MustCompile(`^/(?:r/[A-Za-z0-9_-]{1,64}/?|(?:learn|analysis|leaderboard)/?|puzzles(?:/[A-Za-z0-9_.-]{1,64})?/?|@/[A-Za-z0-9_-]{1,20}/?|@/id/[A-Za-z0-9_-]{1,64}/?)?$`)
+
+// pageRoutes are the routes of page: pagePath's prefixes (the router's own matching of
+// a parameter lets deeper paths through, so page checks the whole path).
+var pageRoutes = []string{"/", "/r/*", "/learn", "/learn/", "/analysis", "/analysis/",
+	"/leaderboard", "/leaderboard/", "/puzzles", "/puzzles/*", "/@/*"}
+
+// page serves the single page of the web app for the paths of its pages (pagePath);
+// any other path under its routes (/puzzles/x/more) is not found.
 func page(c echo.Context) error {
+	if !pagePath.MatchString(c.Request().URL.Path) {
+		return echo.ErrNotFound
+	}
 	a := frontend.Page()
 	serveAsset(c, "index.html", a, cacheRevalidate)
 	return nil

@@ -137,10 +137,19 @@ func TestHeadWhereGet(t *testing.T) {
 }
 
 // TestNotFoundPages: an unknown page is the app's HTML with status 404 (the app shows
-// "page not found"); API, WebSocket and operations paths keep JSON errors.
+// "page not found"), deep paths under a page's route included; API, WebSocket and
+// operations paths keep JSON errors.
 func TestNotFoundPages(t *testing.T) {
 	e := newEnv(t, nil)
-	for _, p := range []string{"/nope", "/r", "/lobby/x", "/static/nope.js", "/static/" + frontend.Version() + "/nope.css"} {
+	for _, p := range []string{"/", "/r/abc", "/r/abc/", "/learn", "/learn/", "/analysis", "/leaderboard/",
+		"/puzzles", "/puzzles/", "/puzzles/vcf-001", "/puzzles/mined-0123456789ab/", "/@/alice", "/@/id/p_x1"} {
+		r := e.raw("GET", p, map[string]string{"Accept": "text/html"})
+		require.Equal(t, http.StatusOK, r.status, p)
+		require.Contains(t, string(r.body), "<!doctype html>", p)
+	}
+	for _, p := range []string{"/nope", "/r", "/r/", "/lobby/x", "/static/nope.js", "/static/" + frontend.Version() + "/nope.css",
+		"/puzzles/x/more", "/puzzles/a%20b", "/r/abc/more", "/learn/x", "/analysis/x", "/leaderboard/x", "/replay",
+		"/@/", "/@/alice/more", "/@/id/p_x1/games", "/@/" + strings.Repeat("a", 21)} {
 		r := e.raw("GET", p, map[string]string{"Accept": "text/html"})
 		require.Equal(t, http.StatusNotFound, r.status, p)
 		require.Contains(t, r.header.Get("Content-Type"), "text/html", p)

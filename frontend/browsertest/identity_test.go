@@ -54,8 +54,9 @@ func TestCSPViolationsAreReported(t *testing.T) {
 		"the policy refused the style")
 }
 
-// TestNotFoundPages: an unknown page and an unknown game each say so, in the page and in
-// the document title, with a way back to the lobby.
+// TestNotFoundPages: an unknown page (a deep path under a page's included) and an
+// unknown game each say so, in the page and in the document title, with a way back to
+// the lobby.
 func TestNotFoundPages(t *testing.T) {
 	e := Setup(t)
 	p := e.NewPage(t, "visitor")
@@ -64,6 +65,8 @@ func TestNotFoundPages(t *testing.T) {
 	require.Equal(t, "Page not found · Gomoku Arena", Eval[string](p, `document.title`))
 	p.Click("#fatal-lobby")
 	p.Wait("lobby", `location.pathname === '/' && document.querySelector('#quick-ai') !== null`, 10*time.Second)
+	p.Open("/puzzles/vcf-001/more")
+	p.Wait("a deep path is no page", `document.querySelector('#fatal') && document.querySelector('#fatal').textContent === 'Page not found'`, 10*time.Second)
 
 	p.Open("/r/nosuchroom")
 	p.Wait("game not found", `document.querySelector('#fatal') && document.querySelector('#fatal').textContent === 'This game no longer exists'`, 10*time.Second)

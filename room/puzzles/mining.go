@@ -51,6 +51,9 @@ type Mining struct {
 	log     *slog.Logger
 	q       chan gameRef
 	timeout time.Duration
+	// Observe, when set (before Run), is told of each game Run mined: the new puzzles
+	// it stored and the error that stopped it (metrics).
+	Observe func(added int, err error)
 }
 
 type gameRef struct {
@@ -83,8 +86,15 @@ func (m *Mining) Run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case g := <-m.q:
-			if _, err := m.MineGame(ctx, g.room, g.game); err != nil && ctx.Err() == nil {
+			added, err := m.MineGame(ctx, g.room, g.game)
+			if ctx.Err() != nil {
+				return
+			}
+			if err != nil {
 				m.log.Warn("puzzles: mining a game failed", "room", g.room, "game", g.game, "err", err)
+			}
+			if m.Observe != nil {
+				m.Observe(added, err)
 			}
 		}
 	}

@@ -129,3 +129,28 @@ func TestMiningEndedNeverBlocks(t *testing.T) {
 	}
 	assert.Len(t, m.q, cap(m.q))
 }
+
+// Run tells Observe of every game it mined: the puzzles it stored, or the error.
+func TestMiningRunObserves(t *testing.T) {
+	s, _ := newMini(t)
+	src := func(_ context.Context, room string, _ int) (Game, error) {
+		if room != "g1" {
+			return Game{}, errors.New("no such game")
+		}
+		return Game{Rule: engine.Freestyle, Size: 15, Moves: mustMoves(t, "h8 a1 i8 a2 j8 a3 k9 b5 c7 b6 d7")}, nil
+	}
+	m := NewMining(s, &fakeMiner{at: []int{6}}, room.NewScheduler(1, -1), src, nil)
+	type seen struct {
+		added int
+		err   bool
+	}
+	got := make(chan seen, 2)
+	m.Observe = func(added int, err error) { got <- seen{added, err != nil} }
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go m.Run(ctx)
+	m.Ended("g1", 1)
+	m.Ended("missing", 1)
+	assert.Equal(t, seen{1, false}, <-got)
+	assert.Equal(t, seen{0, true}, <-got)
+}
