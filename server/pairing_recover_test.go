@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
@@ -54,16 +53,12 @@ func (s *stalledPairs) SeatPair(ctx context.Context, id string, settings room.Se
 // unfinished rooms). miniredis, and with GOMOKU_INTEGRATION=1 a real redis-server and
 // a Cluster.
 func TestQuickPairingRecoversAfterNodeStops(t *testing.T) {
-	backends := map[string]func(testing.TB) redis.UniversalClient{
-		"miniredis": func(t testing.TB) redis.UniversalClient {
-			c := redis.NewClient(&redis.Options{Addr: miniredis.RunT(t).Addr()})
-			t.Cleanup(func() { _ = c.Close() })
-			return c
-		},
-	}
+	all := backends(t)
 	if redistest.Enabled() {
 		for _, tt := range redistest.Topologies() {
-			backends[tt.Name] = tt.Client
+			if tt.Name == "cluster" {
+				all[tt.Name] = func(t *testing.T) redis.UniversalClient { return tt.Client(t) }
+			}
 		}
 	}
 	cases := []struct {
@@ -76,7 +71,7 @@ func TestQuickPairingRecoversAfterNodeStops(t *testing.T) {
 		{"nobody seated: failed, the room closed", 0, protocol.TypeSeekEnded},
 		{"no room: failed", -1, protocol.TypeSeekEnded},
 	}
-	for name, open := range backends {
+	for name, open := range all {
 		for _, c := range cases {
 			t.Run(name+"/"+c.name, func(t *testing.T) {
 				t.Parallel()
