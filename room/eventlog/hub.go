@@ -92,15 +92,16 @@ func (h *Hub) Subscribe(ctx context.Context, roomID string) (<-chan Message, fun
 	hc.sinks[sink] = struct{}{}
 	first := len(hc.sinks) == 1
 	h.nextID++
-	sink.token = "gomoku-hub-" + strconv.FormatUint(h.nextID, 10)
-	h.pongs[sink.token] = sink
+	token := "gomoku-hub-" + strconv.FormatUint(h.nextID, 10)
+	sink.token = token // cleared under h.mu by pong or connectionLost: the PING uses the copy
+	h.pongs[token] = sink
 	h.mu.Unlock()
 	var err error
 	if first {
 		err = h.ps.Subscribe(ctx, name)
 	}
 	if err == nil {
-		err = h.ps.Ping(ctx, sink.token)
+		err = h.ps.Ping(ctx, token)
 	}
 	h.cmdMu.Unlock()
 	var once sync.Once
