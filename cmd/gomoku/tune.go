@@ -115,17 +115,17 @@ func runTuneFit(data, out string, init *engine.EvalTables, seed uint64, fc tune.
 	comments := []string{fmt.Sprintf("fitted by gomoku tune from %d self-play games (%s), seed %d, %d steps, rate %g, ridge %g",
 		len(games), filepath.Base(data), seed, iters, fc.Rate, fc.Ridge)}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "rule\tgames\ttrain positions\tvalid positions\tk\ttrain loss before\tafter\tvalid loss before\tafter\tchanged\t")
+	fmt.Fprintln(tw, "rule\tgames\ttrain positions\tvalid positions\tk\ttrain loss before\tafter\tvalid loss before\tafter\tstep kept\tchanged\t")
 	for _, rep := range reports {
 		if rep.SkippedNoData {
-			fmt.Fprintf(tw, "%s\t0\t-\t-\t-\t-\t-\t-\t-\tkept\t\n", rep.Rule)
+			fmt.Fprintf(tw, "%s\t0\t-\t-\t-\t-\t-\t-\t-\t-\tkept\t\n", rep.Rule)
 			comments = append(comments, fmt.Sprintf("%s: no games, initial parameters kept", rep.Rule))
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.0f\t%.5f\t%.5f\t%.5f\t%.5f\t%d\t\n", rep.Rule, rep.Games, rep.Train, rep.Valid,
-			rep.Scale, rep.TrainBefore, rep.TrainAfter, rep.ValidBefore, rep.ValidAfter, rep.Changed)
-		comments = append(comments, fmt.Sprintf("%s: %d games, %d training and %d validation positions, k %.0f, loss %.5f -> %.5f (validation %.5f -> %.5f)",
-			rep.Rule, rep.Games, rep.Train, rep.Valid, rep.Scale, rep.TrainBefore, rep.TrainAfter, rep.ValidBefore, rep.ValidAfter))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.0f\t%.5f\t%.5f\t%.5f\t%.5f\t%d\t%d\t\n", rep.Rule, rep.Games, rep.Train, rep.Valid,
+			rep.Scale, rep.TrainBefore, rep.TrainAfter, rep.ValidBefore, rep.ValidAfter, rep.Step, rep.Changed)
+		comments = append(comments, fmt.Sprintf("%s: %d games, %d training and %d validation positions, k %.0f, loss %.5f -> %.5f (validation %.5f -> %.5f, step %d kept)",
+			rep.Rule, rep.Games, rep.Train, rep.Valid, rep.Scale, rep.TrainBefore, rep.TrainAfter, rep.ValidBefore, rep.ValidAfter, rep.Step))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

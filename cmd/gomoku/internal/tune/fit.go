@@ -74,14 +74,21 @@ type FitConfig struct {
 	// rarely sees where they were.
 	Ridge float64
 	Fixed []bool // parameters that keep their initial value (nil: none)
+	// Valid are held-out samples (nil: none). With them Fit stops early: it returns
+	// the parameters of the step with the lowest validation loss, not the last
+	// step's. Adam moves a parameter that few samples touch as fast as a common one,
+	// so on a small dataset the rare ones drift and the validation loss turns up long
+	// before the training loss stops falling.
+	Valid []Sample
 	// Progress, if set, is called after every step with the step number and the loss.
 	Progress func(step int, loss float64)
 }
 
 // Fit minimises Loss(samples, w, k) + Ridge·|w − init|² by full-batch Adam from init
-// and returns the fitted parameters. It is deterministic: the same inputs give the same
-// output.
-func Fit(samples []Sample, init []float64, k float64, cfg FitConfig) []float64 {
+// and returns the fitted parameters and the step they are from (0: init itself, with
+// cfg.Valid when no step improved on its validation loss). It is deterministic: the
+// same inputs give the same output.
+func Fit(samples []Sample, init []float64, k float64, cfg FitConfig) ([]float64, int) {
 	if cfg.Iterations == 0 {
 		cfg.Iterations = 400
 	}
@@ -94,6 +101,12 @@ func Fit(samples []Sample, init []float64, k float64, cfg FitConfig) []float64 {
 	v := make([]float64, len(w))
 	grad := make([]float64, len(w))
 	n := float64(len(samples))
+	var best []float64
+	bestStep, bestLoss := 0, 0.0
+	if len(cfg.Valid) > 0 {
+		best = append([]float64(nil), w...)
+		bestLoss = Loss(cfg.Valid, w, k)
+	}
 	for step := 1; step <= cfg.Iterations; step++ {
 		clear(grad)
 		loss := 0.0
@@ -130,6 +143,15 @@ func Fit(samples []Sample, init []float64, k float64, cfg FitConfig) []float64 {
 		if cfg.Progress != nil {
 			cfg.Progress(step, loss)
 		}
+		if len(cfg.Valid) > 0 {
+			if l := Loss(cfg.Valid, w, k); l < bestLoss {
+				bestLoss, bestStep = l, step
+				copy(best, w)
+			}
+		}
 	}
-	return w
+	if len(cfg.Valid) > 0 {
+		return best, bestStep
+	}
+	return w, cfg.Iterations
 }

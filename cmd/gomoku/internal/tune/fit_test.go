@@ -32,13 +32,15 @@ func TestFitRecoversKnownWeights(t *testing.T) {
 	samples := syntheticSamples(rng, 4000, want, k)
 	init := make([]float64, len(want))
 	require.Greater(t, Loss(samples, init, k), 0.01)
-	got := Fit(samples, init, k, FitConfig{Iterations: 3000, Rate: 2})
+	got, step := Fit(samples, init, k, FitConfig{Iterations: 3000, Rate: 2})
+	require.Equal(t, 3000, step, "without validation samples: the last step")
 	for j := range want {
 		require.InDelta(t, want[j], got[j], 1, "parameter %d: %v", j, got)
 	}
 	require.Less(t, Loss(samples, got, k), 1e-6)
 	// Deterministic.
-	require.Equal(t, got, Fit(samples, init, k, FitConfig{Iterations: 3000, Rate: 2}))
+	again, _ := Fit(samples, init, k, FitConfig{Iterations: 3000, Rate: 2})
+	require.Equal(t, got, again)
 }
 
 func TestFitScaleRecoversK(t *testing.T) {
@@ -55,12 +57,41 @@ func TestFitFixedAndRidge(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	samples := syntheticSamples(rng, 2000, want, 400)
 	init := []float64{0, 0, 7}
-	got := Fit(samples, init, 400, FitConfig{Iterations: 2000, Rate: 2, Fixed: []bool{false, false, true}})
+	got, _ := Fit(samples, init, 400, FitConfig{Iterations: 2000, Rate: 2, Fixed: []bool{false, false, true}})
 	require.Equal(t, 7.0, got[2], "a fixed parameter keeps its value")
 	// A huge ridge keeps everything at the start.
-	got = Fit(samples, init, 400, FitConfig{Iterations: 200, Rate: 2, Ridge: 1e6})
+	got, _ = Fit(samples, init, 400, FitConfig{Iterations: 200, Rate: 2, Ridge: 1e6})
 	for j := range init {
 		require.InDelta(t, init[j], got[j], 0.5)
 	}
 	require.False(t, math.IsNaN(Loss(samples, got, 400)))
+}
+
+func TestFitStopsEarlyOnValidation(t *testing.T) {
+	// Parameter 3 is rare and its few training samples lie (their results say the
+	// opposite of the truth): fitting them drives it the wrong way, which the
+	// validation samples, labelled by the truth, see.
+	want := []float64{120, -80, 40, 300}
+	const k = 400
+	rng := rand.New(rand.NewPCG(7, 8))
+	common := want[:3]
+	train := syntheticSamples(rng, 2000, common, k)
+	valid := syntheticSamples(rng, 500, common, k)
+	for i := 0; i < 20; i++ {
+		f := []Feature{{Param: 0, Coef: 1}, {Param: 3, Coef: 1}}
+		e := want[0] + want[3]
+		train = append(train, Sample{Feats: f, Result: 1 - sigmoid(e, k)})
+		valid = append(valid, Sample{Feats: f, Result: sigmoid(e, k)})
+	}
+	init := []float64{100, -60, 30, 300}
+	last, step := Fit(train, init, k, FitConfig{Iterations: 2000, Rate: 2})
+	require.Equal(t, 2000, step)
+	best, bestStep := Fit(train, init, k, FitConfig{Iterations: 2000, Rate: 2, Valid: valid})
+	require.Greater(t, bestStep, 0, "some steps improve the common parameters")
+	require.Less(t, bestStep, 2000, "later steps only follow the lying samples")
+	require.Less(t, Loss(valid, best, k), Loss(valid, last, k))
+	require.LessOrEqual(t, Loss(valid, best, k), Loss(valid, init, k))
+	again, againStep := Fit(train, init, k, FitConfig{Iterations: 2000, Rate: 2, Valid: valid})
+	require.Equal(t, best, again, "deterministic")
+	require.Equal(t, bestStep, againStep)
 }

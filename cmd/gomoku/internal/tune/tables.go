@@ -72,6 +72,7 @@ type RuleReport struct {
 	TrainBefore, TrainAfter float64 // training loss with the initial and the fitted tables
 	ValidBefore, ValidAfter float64 // the same on the validation games
 	Changed                 int     // parameters that changed
+	Step                    int     // the fitting step kept (the one with the lowest validation loss)
 	SkippedNoData           bool
 }
 
@@ -109,7 +110,9 @@ func Tune(data [3]RuleData, init *engine.EvalTables, cfg TuneConfig) (*engine.Ev
 		if cfg.Progress != nil {
 			fc.Progress = func(step int, loss float64) { cfg.Progress(r, step, loss) }
 		}
-		w := Fit(d.Train, start, rep.Scale, fc)
+		fc.Valid = d.Valid
+		w, step := Fit(d.Train, start, rep.Scale, fc)
+		rep.Step = step
 		fitted := make([]int32, len(w))
 		for i, v := range w {
 			fitted[i] = int32(math.Round(v))
