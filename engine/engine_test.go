@@ -178,7 +178,7 @@ func TestBudget(t *testing.T) {
 		soft, hard time.Duration
 	}{
 		{"none", Limits{}, 0, 0},
-		{"fixed", Limits{Time: time.Second}, 700 * time.Millisecond, time.Second},
+		{"fixed: the whole move is planned", Limits{Time: time.Second}, time.Second, time.Second},
 		{"clock", Limits{Clock: &Clock{Left: 60*time.Second + clockSafety}}, 2 * time.Second, 15 * time.Second},
 		{"clock capped", Limits{Time: time.Second, Clock: &Clock{Left: 60*time.Second + clockSafety}}, 700 * time.Millisecond, time.Second},
 		{"increment", Limits{Clock: &Clock{Left: 30*time.Second + clockSafety, Increment: 4 * time.Second}}, time.Second + 3*time.Second, 7500*time.Millisecond + 4*time.Second},
@@ -193,19 +193,27 @@ func TestBudget(t *testing.T) {
 
 func TestTimeManager(t *testing.T) {
 	const ms = time.Millisecond
-	// A fixed 100 ms move (optimum 70 ms); iterations end at 2, 4, 8, 16, 32 ms.
+	// A 100 ms move; iterations end at 2, 4, 8, 16, 32, 64 ms. With a clock of
+	// plenty the optimum is 70 ms and an iteration starts when half of it fits; on a
+	// fixed move time the optimum is the whole 100 ms and a quarter must fit.
+	clocked := Limits{Time: 100 * ms, Clock: &Clock{Left: time.Hour}}
+	fixed := Limits{Time: 100 * ms}
 	for _, tc := range []struct {
 		name   string
+		l      Limits
 		bests  []int
 		scores []Score
 		want   []bool
 	}{
-		{"stable best move: stops before the optimum", []int{1, 1, 1, 1, 1}, []Score{20, 20, 20, 20, 20}, []bool{true, true, true, true, false}},
-		{"changing best move: searches on", []int{1, 2, 3, 4, 5}, []Score{20, 20, 20, 20, 20}, []bool{true, true, true, true, true}},
-		{"falling score: searches on", []int{1, 1, 1, 1, 1}, []Score{20, 20, 20, 20, -80}, []bool{true, true, true, true, true}},
+		{"clock, stable best move: stops before the optimum", clocked, []int{1, 1, 1, 1, 1}, []Score{20, 20, 20, 20, 20}, []bool{true, true, true, true, false}},
+		{"clock, changing best move: searches on", clocked, []int{1, 2, 3, 4, 5}, []Score{20, 20, 20, 20, 20}, []bool{true, true, true, true, true}},
+		{"clock, falling score: searches on", clocked, []int{1, 1, 1, 1, 1}, []Score{20, 20, 20, 20, -80}, []bool{true, true, true, true, true}},
+		{"fixed, stable best move: stops at about 60% of the move", fixed, []int{1, 1, 1, 1, 1, 1}, []Score{20, 20, 20, 20, 20, 20}, []bool{true, true, true, true, true, false}},
+		{"fixed, changing best move: the whole move", fixed, []int{1, 2, 3, 4, 5, 6}, []Score{20, 20, 20, 20, 20, 20}, []bool{true, true, true, true, true, true}},
 	} {
 		var tm timeManager
-		tm.reset(budget(Limits{Time: 100 * ms}))
+		o, h := budget(tc.l)
+		tm.reset(o, h, tc.l.Clock == nil)
 		end := 2 * ms
 		for i, want := range tc.want {
 			assert.Equal(t, want, tm.more(end, tc.bests[i], tc.scores[i]), "%s: iteration %d", tc.name, i+1)
@@ -214,11 +222,12 @@ func TestTimeManager(t *testing.T) {
 	}
 	// The root tactics took 60 ms of the 100: the first iteration (2 ms) is timed alone.
 	var tm timeManager
-	tm.reset(budget(Limits{Time: 100 * ms}))
+	o, h := budget(clocked)
+	tm.reset(o, h, false)
 	tm.begin(60 * ms)
 	assert.True(t, tm.more(62*ms, 1, 0), "the root tactics are not the first iteration's cost")
 
-	tm.reset(budget(Limits{}))
+	tm.reset(0, 0, true)
 	assert.True(t, tm.more(time.Hour, 1, 0), "no limit: always deeper")
 }
 

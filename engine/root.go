@@ -40,7 +40,7 @@ func (s *searcher) run(ctx context.Context, b *Board, limits Limits, progress fu
 	s.done = ctx.Done()
 	s.start = time.Now()
 	optimum, hard := budget(limits)
-	s.tm.reset(optimum, hard)
+	s.tm.reset(optimum, hard, limits.Clock == nil)
 	// The root tactics are planned on the whole move time when it is fixed.
 	soft := optimum
 	if limits.Clock == nil {

@@ -7,32 +7,40 @@ import "time"
 // budget gives two times for a move. The hard limit is never passed: without a clock
 // it is Limits.Time; with one it is a quarter of the time left plus the increment,
 // minus a safety margin (and at most Limits.Time). The optimum is the planned time:
-// without a clock 70% of the hard limit, with one the time left divided by the moves
-// still expected (MovesToGo, or 30 in sudden death) plus most of the increment.
+// without a clock the whole move time (time not used on a fixed-time move is lost,
+// not saved for later), with one the time left divided by the moves still expected
+// (MovesToGo, or 30 in sudden death) plus most of the increment, and at most 70% of
+// Limits.Time.
 //
 // After every iteration the clock decides whether another starts (timeManager.more).
 // The optimum is scaled by the stability of the search: each change of the best move
 // raises the scale (the changes decay by half per iteration), a falling score raises
 // it more, and a best move that has stood for several iterations with a steady score
-// lowers it. The next iteration starts when it is expected to end, or at least to
-// get well into its first moves, before the scaled target (never past the hard
-// limit): an unfinished iteration is not wasted, since a move that beat the previous
-// best in it is played (usePartial). A proven win or loss, or a single legal answer,
+// lowers it. The next iteration starts when half of it (with a clock) or a quarter
+// of it (a fixed move time) is expected to fit before the scaled target (never past
+// the hard limit): an unfinished iteration is not wasted, since a move that beat the
+// previous best in it is played (usePartial), and on a fixed-time move the time it
+// would leave unused is lost anyway. A proven win or loss, or a single legal answer,
 // ends the search at once.
+//
+// On a fixed move time the brain so spends its whole turn unless the best move is
+// stable (then about 60% of it) or forced: at 1 s a move, the earlier plan (70% of
+// the move, the next iteration only when half of it fitted) used a third of the turn
+// on average, against two thirds for Rapfi (docs/strength/).
 
 const (
 	clockSafety   = 30 * time.Millisecond
 	defaultMTG    = 30
 	minMoveBudget = 5 * time.Millisecond
 
-	// fixedOptimum is the optimum's share (per cent) of a fixed move time.
-	fixedOptimum = 70
+	// clockedShare is the most a clocked move plans (per cent) of Limits.Time.
+	clockedShare = 70
 )
 
 // budget returns the optimum (planned) and hard (absolute) time for a move; zero
 // means unlimited.
 func budget(l Limits) (optimum, hard time.Duration) {
-	optimum, hard = l.Time*fixedOptimum/100, l.Time
+	optimum, hard = l.Time, l.Time
 	if c := l.Clock; c != nil {
 		left := c.Left - clockSafety
 		if left < minMoveBudget {
@@ -51,7 +59,7 @@ func budget(l Limits) (optimum, hard time.Duration) {
 			s = h
 		}
 		if l.Time > 0 {
-			s, h = min(s, l.Time*fixedOptimum/100), min(h, l.Time)
+			s, h = min(s, l.Time*clockedShare/100), min(h, l.Time)
 		}
 		optimum, hard = max(s, minMoveBudget), max(h, minMoveBudget)
 	}
@@ -68,11 +76,13 @@ type timeManager struct {
 	lastEnd       time.Duration // elapsed time at the end of the previous iteration
 	lastIter      time.Duration // duration of the previous iteration
 	iterations    int
+	fixed         bool // a fixed move time: no clock to save time for
 }
 
-// reset starts a new search with the given times.
-func (tm *timeManager) reset(optimum, hard time.Duration) {
-	*tm = timeManager{optimum: optimum, hard: hard, lastBest: -1}
+// reset starts a new search with the given times; fixed is set for a fixed move
+// time (no clock).
+func (tm *timeManager) reset(optimum, hard time.Duration, fixed bool) {
+	*tm = timeManager{optimum: optimum, hard: hard, lastBest: -1, fixed: fixed}
 }
 
 // begin marks the start of iterative deepening, elapsed into the move (after the root
@@ -120,5 +130,8 @@ func (tm *timeManager) more(elapsed time.Duration, best int, score Score) bool {
 	}
 	target := min(time.Duration(float64(tm.optimum)*f), tm.hard)
 	next := time.Duration(float64(iter) * growth)
+	if tm.fixed {
+		return elapsed+next/4 < target
+	}
 	return elapsed+next/2 < target
 }
