@@ -41,11 +41,9 @@ func (s *searcher) run(ctx context.Context, b *Board, limits Limits, progress fu
 	s.start = time.Now()
 	optimum, hard := budget(limits)
 	s.tm.reset(optimum, hard, limits.Clock == nil)
-	// The root tactics are planned on the whole move time when it is fixed.
+	// The root tactics and the depth-capped levels plan on the optimum: the whole
+	// move when its time is fixed (budget), the clock's share otherwise.
 	soft := optimum
-	if limits.Clock == nil {
-		soft = hard
-	}
 	s.hard = time.Time{}
 	if hard > 0 {
 		s.hard = s.start.Add(hard)

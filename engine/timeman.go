@@ -23,10 +23,10 @@ import "time"
 // would leave unused is lost anyway. A proven win or loss, or a single legal answer,
 // ends the search at once.
 //
-// On a fixed move time the brain so spends its whole turn unless the best move is
+// On a fixed move time the search so spends the whole move unless the best move is
 // stable (then about 60% of it) or forced: at 1 s a move, the earlier plan (70% of
-// the move, the next iteration only when half of it fitted) used a third of the turn
-// on average, against two thirds for Rapfi (docs/strength/).
+// the move, the next iteration only when half of it fitted) left the Gomocup brain a
+// third of its turn on average, against two thirds for Rapfi (docs/strength/).
 
 const (
 	clockSafety   = 30 * time.Millisecond
