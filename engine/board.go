@@ -151,6 +151,19 @@ func (b *Board) Check(p Point) error {
 	return nil
 }
 
+// HasLegalMove reports whether the side to move may play anywhere: false once the game
+// is over, and under renju when every empty point is forbidden for black.
+func (b *Board) HasLegalMove() bool {
+	for y := 0; y < b.size; y++ {
+		for x := 0; x < b.size; x++ {
+			if b.Check(Point{X: x, Y: y}) == nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // ForbiddenAt returns the kind of renju forbidden point p is for black, whatever the
 // side to move; NotForbidden under other rules, for occupied points and off the board.
 func (b *Board) ForbiddenAt(p Point) Forbidden {

@@ -141,6 +141,10 @@ func TestBoardFullIsDraw(t *testing.T) {
 	o := b.Outcome()
 	assert.True(t, o.Over)
 	assert.Equal(t, Empty, o.Winner)
+	assert.False(t, b.HasLegalMove(), "a finished game has no move")
+	_, err = b.Undo()
+	require.NoError(t, err)
+	assert.True(t, b.HasLegalMove(), "one point left")
 }
 
 func TestPlayUndoRestores(t *testing.T) {

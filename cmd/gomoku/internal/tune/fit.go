@@ -101,9 +101,10 @@ func Fit(samples []Sample, init []float64, k float64, cfg FitConfig) ([]float64,
 	v := make([]float64, len(w))
 	grad := make([]float64, len(w))
 	n := float64(len(samples))
+	early := len(cfg.Valid) > 0
 	var best []float64
 	bestStep, bestLoss := 0, 0.0
-	if len(cfg.Valid) > 0 {
+	if early {
 		best = append([]float64(nil), w...)
 		bestLoss = Loss(cfg.Valid, w, k)
 	}
@@ -143,14 +144,14 @@ func Fit(samples []Sample, init []float64, k float64, cfg FitConfig) ([]float64,
 		if cfg.Progress != nil {
 			cfg.Progress(step, loss)
 		}
-		if len(cfg.Valid) > 0 {
+		if early {
 			if l := Loss(cfg.Valid, w, k); l < bestLoss {
 				bestLoss, bestStep = l, step
 				copy(best, w)
 			}
 		}
 	}
-	if len(cfg.Valid) > 0 {
+	if early {
 		return best, bestStep
 	}
 	return w, cfg.Iterations

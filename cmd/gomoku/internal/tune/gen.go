@@ -89,7 +89,7 @@ func (g *Generator) Play(ctx context.Context, i int) (Game, error) {
 		if err := ctx.Err(); err != nil {
 			return game, err
 		}
-		if !hasLegalMove(b) {
+		if !b.HasLegalMove() {
 			break // renju: every empty point left is forbidden for black; a draw
 		}
 		r := g.eng.Search(ctx, b, engine.Limits{Nodes: cfg.Nodes}, nil)
@@ -103,16 +103,4 @@ func (g *Generator) Play(ctx context.Context, i int) (Game, error) {
 	game.Moves = b.Moves()
 	game.Winner = b.Outcome().Winner
 	return game, nil
-}
-
-// hasLegalMove reports whether the side to move may play somewhere.
-func hasLegalMove(b *engine.Board) bool {
-	for y := 0; y < b.Size(); y++ {
-		for x := 0; x < b.Size(); x++ {
-			if b.Check(engine.Point{X: x, Y: y}) == nil {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -26,8 +26,8 @@ func TestGameEndsWhenBlackCannotMove(t *testing.T) {
 	require.False(t, b.Outcome().Over)
 	require.Equal(t, engine.Black, b.ToMove())
 	require.Less(t, b.Ply(), g.Size*g.Size, "points are left, all forbidden")
-	require.False(t, hasLegalMove(b))
+	require.False(t, b.HasLegalMove())
 	_, err = b.Undo()
 	require.NoError(t, err)
-	require.True(t, hasLegalMove(b), "white, before its last stone, could play")
+	require.True(t, b.HasLegalMove(), "white, before its last stone, could play")
 }
