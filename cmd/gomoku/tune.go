@@ -31,6 +31,7 @@ func runTune(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	iters := fs.Int("iters", 400, "fitting steps (full-batch Adam) per rule")
 	rate := fs.Float64("rate", 4, "Adam step size in parameter units")
 	ridge := fs.Float64("ridge", 1e-9, "pull towards the initial tables (times the squared distance)")
+	scoreWeight := fs.Float64("score-weight", 0, "weight of a position's recorded search score in its target, 0..1 (0: the game result alone)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -49,6 +50,9 @@ func runTune(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 		}
 		return runTuneGen(ctx, tune.GenConfig{Rules: rs, Nodes: *nodes, Seed: *seed}, *out, *games, *quiet, stdout, stderr)
 	}
+	if *scoreWeight < 0 || *scoreWeight > 1 {
+		return fmt.Errorf("%w: -score-weight %g is not in 0..1", errUsage, *scoreWeight)
+	}
 	if *data == "" {
 		return fmt.Errorf("%w: fitting needs -data (or -gen to make it)", errUsage)
 	}
@@ -62,11 +66,13 @@ func runTune(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 			return fmt.Errorf("%s: %w", *initFile, err)
 		}
 	}
-	return runTuneFit(*data, *out, init, *seed, tune.FitConfig{Iterations: *iters, Rate: *rate, Ridge: *ridge}, *quiet, stdout, stderr)
+	fc := tune.FitConfig{Iterations: *iters, Rate: *rate, Ridge: *ridge}
+	return runTuneFit(*data, *out, init, *seed, tune.TuneConfig{Fit: fc, ScoreWeight: *scoreWeight}, *quiet, stdout, stderr)
 }
 
 // runTuneFit fits the tables to a games file and writes them to out.
-func runTuneFit(data, out string, init *engine.EvalTables, seed uint64, fc tune.FitConfig, quiet bool, stdout, stderr io.Writer) error {
+func runTuneFit(data, out string, init *engine.EvalTables, seed uint64, tc tune.TuneConfig, quiet bool, stdout, stderr io.Writer) error {
+	fc := tc.Fit
 	f, err := os.Open(data)
 	if err != nil {
 		return err
@@ -102,27 +108,27 @@ func runTuneFit(data, out string, init *engine.EvalTables, seed uint64, fc tune.
 		iters = 400
 	}
 	bar = newBar(rules*iters, "fitting")
-	tc := tune.TuneConfig{Fit: fc, Progress: func(r engine.Rule, step int, loss float64) {
+	tc.Progress = func(r engine.Rule, step int, loss float64) {
 		if bar != nil {
 			bar.Describe(fmt.Sprintf("fitting %s (loss %.5f)", r, loss))
 			_ = bar.Add(1)
 		}
-	}}
+	}
 	tab, reports, err := tune.Tune(rd, init, tc)
 	if err != nil {
 		return err
 	}
-	comments := []string{fmt.Sprintf("fitted by gomoku tune from %d self-play games (%s), seed %d, %d steps, rate %g, ridge %g",
-		len(games), filepath.Base(data), seed, iters, fc.Rate, fc.Ridge)}
+	comments := []string{fmt.Sprintf("fitted by gomoku tune from %d self-play games (%s), seed %d, %d steps, rate %g, ridge %g, score weight %g",
+		len(games), filepath.Base(data), seed, iters, fc.Rate, fc.Ridge, tc.ScoreWeight)}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "rule\tgames\ttrain positions\tvalid positions\tk\ttrain loss before\tafter\tvalid loss before\tafter\tstep kept\tchanged\t")
+	fmt.Fprintln(tw, "rule\tgames\ttrain positions\tscored\tvalid positions\tk\ttrain loss before\tafter\tvalid loss before\tafter\tstep kept\tchanged\t")
 	for _, rep := range reports {
 		if rep.SkippedNoData {
-			fmt.Fprintf(tw, "%s\t0\t-\t-\t-\t-\t-\t-\t-\t-\tkept\t\n", rep.Rule)
+			fmt.Fprintf(tw, "%s\t0\t-\t-\t-\t-\t-\t-\t-\t-\t-\tkept\t\n", rep.Rule)
 			comments = append(comments, fmt.Sprintf("%s: no games, initial parameters kept", rep.Rule))
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.0f\t%.5f\t%.5f\t%.5f\t%.5f\t%d\t%d\t\n", rep.Rule, rep.Games, rep.Train, rep.Valid,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.0f\t%.5f\t%.5f\t%.5f\t%.5f\t%d\t%d\t\n", rep.Rule, rep.Games, rep.Train, rep.Scored, rep.Valid,
 			rep.Scale, rep.TrainBefore, rep.TrainAfter, rep.ValidBefore, rep.ValidAfter, rep.Step, rep.Changed)
 		comments = append(comments, fmt.Sprintf("%s: %d games, %d training and %d validation positions, k %.0f, loss %.5f -> %.5f (validation %.5f -> %.5f, step %d kept)",
 			rep.Rule, rep.Games, rep.Train, rep.Valid, rep.Scale, rep.TrainBefore, rep.TrainAfter, rep.ValidBefore, rep.ValidAfter, rep.Step))

@@ -3,12 +3,16 @@
 //
 // Dataset format (text, one game per line, '#' starts a comment line):
 //
-//	<rule> <size> <result> <opening plies> <moves>
+//	<rule> <size> <result> <opening plies> <moves> [<scores>]
 //
 // rule is freestyle, standard or renju; size 15..20; result black, white or draw;
 // opening plies is how many of the first moves were drawn at random (the tuner skips
 // those positions); moves is the whole game in packed renju notation ("h8i9j7...").
-// Every position after the opening is a sample labelled with the game's result.
+// scores, when present, are the search scores of the positions after the opening,
+// comma-separated, one per move played from them, each from the view of the side
+// that played it (centi-stones; a win or loss in n plies is ±(1000000 − n)).
+// Every position after the opening is a sample labelled with the game's result and,
+// when the game has scores, its own score (tables.go).
 package tune
 
 import (
@@ -32,6 +36,9 @@ type Game struct {
 	Winner  engine.Color // Empty for a draw
 	Opening int          // plies drawn at random at the start
 	Moves   []engine.Point
+	// Scores are the search scores of the positions Moves[Opening:] were played
+	// from, from the mover's view (nil: none recorded).
+	Scores []int32
 }
 
 // resultName is the dataset word for a winner.
@@ -47,7 +54,21 @@ func resultName(c engine.Color) string {
 
 // String formats g as a dataset line (without the newline).
 func (g Game) String() string {
-	return fmt.Sprintf("%s %d %s %d %s", g.Rule, g.Size, resultName(g.Winner), g.Opening, engine.FormatMoves(g.Moves))
+	line := fmt.Sprintf("%s %d %s %d %s", g.Rule, g.Size, resultName(g.Winner), g.Opening, engine.FormatMoves(g.Moves))
+	if len(g.Scores) == 0 {
+		return line
+	}
+	var sb strings.Builder
+	sb.WriteString(line)
+	for i, v := range g.Scores {
+		if i == 0 {
+			sb.WriteByte(' ')
+		} else {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(strconv.Itoa(int(v)))
+	}
+	return sb.String()
 }
 
 // ParseGame parses one dataset line and replays it: the moves must be legal and the
@@ -55,8 +76,8 @@ func (g Game) String() string {
 func ParseGame(line string) (Game, error) {
 	var g Game
 	f := strings.Fields(line)
-	if len(f) != 5 {
-		return g, fmt.Errorf("%w: want 5 fields, got %d", ErrBadGame, len(f))
+	if len(f) != 5 && len(f) != 6 {
+		return g, fmt.Errorf("%w: want 5 or 6 fields, got %d", ErrBadGame, len(f))
 	}
 	var err error
 	if g.Rule, err = engine.ParseRule(f[0]); err != nil {
@@ -78,8 +99,16 @@ func ParseGame(line string) (Game, error) {
 	if g.Moves, err = engine.ParseMoves(f[4], g.Size); err != nil {
 		return g, fmt.Errorf("%w: %v", ErrBadGame, err)
 	}
+	if len(g.Moves) == 0 {
+		return g, fmt.Errorf("%w: no moves", ErrBadGame)
+	}
 	if g.Opening, err = strconv.Atoi(f[3]); err != nil || g.Opening < 0 || g.Opening > len(g.Moves) {
 		return g, fmt.Errorf("%w: bad opening length %q", ErrBadGame, f[3])
+	}
+	if len(f) == 6 {
+		if g.Scores, err = parseScores(f[5], len(g.Moves)-g.Opening); err != nil {
+			return g, err
+		}
 	}
 	b, err := engine.BoardFromMoves(g.Size, g.Rule, g.Moves)
 	if err != nil {
@@ -89,6 +118,23 @@ func ParseGame(line string) (Game, error) {
 		return g, fmt.Errorf("%w: result %s, but the moves give %s", ErrBadGame, f[2], resultName(o.Winner))
 	}
 	return g, nil
+}
+
+// parseScores parses the comma-separated scores field, which must hold want scores.
+func parseScores(field string, want int) ([]int32, error) {
+	parts := strings.Split(field, ",")
+	if len(parts) != want {
+		return nil, fmt.Errorf("%w: %d scores for %d moves after the opening", ErrBadGame, len(parts), want)
+	}
+	out := make([]int32, want)
+	for i, p := range parts {
+		v, err := strconv.ParseInt(p, 10, 32)
+		if err != nil || v < -int64(engine.MateScore) || v > int64(engine.MateScore) {
+			return nil, fmt.Errorf("%w: bad score %q", ErrBadGame, p)
+		}
+		out[i] = int32(v)
+	}
+	return out, nil
 }
 
 // ReadGames parses a dataset; errors name the line.

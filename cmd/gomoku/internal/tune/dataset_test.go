@@ -27,9 +27,22 @@ func TestParseGame(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, engine.Black, g.Winner)
 	require.Equal(t, won, g.String())
+	require.Nil(t, g.Scores)
+
+	// Scores of the positions after the opening, one per move played from them.
+	scored := "freestyle 15 draw 3 h8i9g7h7g9g8f8 12,-30,999995,-1000000"
+	g, err = ParseGame(scored)
+	require.NoError(t, err)
+	require.Equal(t, []int32{12, -30, 999995, -1000000}, g.Scores)
+	require.Equal(t, scored, g.String())
 
 	for _, tc := range []struct{ line, msg string }{
-		{"freestyle 15 black 3", "want 5 fields"},
+		{"freestyle 15 black 3", "want 5 or 6 fields"},
+		{"freestyle 15 draw 3 h8i9g7h7 1,2", "2 scores for 1 moves"},
+		{"freestyle 15 draw 3 h8i9g7h7 x", "bad score"},
+		{"freestyle 15 draw 0 ,", "no moves"},
+		{"freestyle 15 draw 3 h8i9g7h7 1000001", "bad score"},
+		{"freestyle 15 draw 3 h8i9g7h7 1 2", "want 5 or 6 fields"},
 		{"gomoku 15 black 0 h8", "unknown rule"},
 		{"freestyle 9 black 0 h8", "bad size"},
 		{"freestyle 15 nobody 0 h8", "bad result"},
@@ -83,6 +96,11 @@ func TestGeneratorDeterministic(t *testing.T) {
 		back, err := ParseGame(a.String())
 		require.NoError(t, err, "a generated game is a valid dataset line")
 		require.Equal(t, a, back)
+		require.Len(t, a.Scores, len(a.Moves)-a.Opening, "a score for every searched position")
+		if a.Winner != engine.Empty {
+			last := a.Scores[len(a.Scores)-1]
+			require.Greater(t, last, int32(engine.MateThreshold), "the winner's last move was scored as a win")
+		}
 	}
 	other, err := NewGenerator(GenConfig{Rules: cfg.Rules, Nodes: 300, Seed: 6})
 	require.NoError(t, err)
@@ -135,4 +153,44 @@ func TestTuneOnSample(t *testing.T) {
 	again, _, err := Tune(data, init, cfg)
 	require.NoError(t, err)
 	require.Equal(t, tab.Marshal(), again.Marshal())
+}
+
+// TestSamplesCarryScores: each sample of a scored game carries the score recorded for
+// its own position (here the score is the position's ply, so the order shows it).
+func TestSamplesCarryScores(t *testing.T) {
+	g, err := ParseGame("freestyle 15 draw 3 h8i9g7h7g9g8f8 3,4,5,6")
+	require.NoError(t, err)
+	data, err := Samples([]Game{g}, 1, nil)
+	require.NoError(t, err)
+	d := data[engine.Freestyle]
+	all := append(append([]Sample(nil), d.Train...), d.Valid...)
+	require.Len(t, all, 4, "the four positions after the opening")
+	for i, s := range all {
+		require.True(t, s.Scored)
+		require.Equal(t, float32(3+i), s.Score)
+	}
+}
+
+// FuzzParseGame: a line is either refused with ErrBadGame or parses to a game whose
+// line parses back to the same game.
+func FuzzParseGame(f *testing.F) {
+	for _, s := range []string{
+		"freestyle 15 draw 3 h8i9g7h7g9g8f8",
+		"freestyle 15 draw 3 h8i9g7h7g9g8f8 12,-30,999995,-1000000",
+		"standard 15 black 2 h8h9i8i9j8j9k8k9l8",
+		"renju 15 white 1 h8 1,2",
+		"freestyle 15 draw 0 ,",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		g, err := ParseGame(line)
+		if err != nil {
+			require.ErrorIs(t, err, ErrBadGame)
+			return
+		}
+		back, err := ParseGame(g.String())
+		require.NoError(t, err)
+		require.Equal(t, g, back)
+	})
 }

@@ -10,11 +10,16 @@ type Feature struct {
 	Coef  float32
 }
 
-// Sample is a position as the tuner sees it: its evaluation features and the game's
-// result from the side to move's point of view (1 win, 0.5 draw, 0 loss).
+// Sample is a position as the tuner sees it: its evaluation features and the target
+// of the expected score, from the side to move's point of view: the game's result (1
+// win, 0.5 draw, 0 loss), or a blend of it with the position's search score (Tune).
 type Sample struct {
 	Feats  []Feature
 	Result float64
+	// Score is the search score of the position from the side to move's view, when
+	// the game recorded one (Scored).
+	Score  float32
+	Scored bool
 }
 
 // eval returns the linear evaluation of s under w.

@@ -95,3 +95,38 @@ func TestFitStopsEarlyOnValidation(t *testing.T) {
 	require.Equal(t, best, again, "deterministic")
 	require.Equal(t, bestStep, againStep)
 }
+
+// TestBlendTargets: with the whole weight on the scores, samples whose results lie but
+// whose scores are the known weights' evaluations fit to those weights; the blend is
+// linear in the weight, samples without a score keep their result, and the input is
+// not modified.
+func TestBlendTargets(t *testing.T) {
+	want := []float64{120, -80, 40, 0, 200, -150, 60, 10}
+	const k = 400
+	rng := rand.New(rand.NewPCG(9, 10))
+	samples := syntheticSamples(rng, 4000, want, k)
+	for i := range samples {
+		s := &samples[i]
+		s.Score, s.Scored = float32(s.eval(want)), true
+		s.Result = float64(rng.IntN(2)) // the game's result: noise
+	}
+	samples[0].Scored = false
+	orig := samples[0].Result
+
+	same, scored := blendTargets(samples, k, 0)
+	require.Equal(t, 3999, scored)
+	require.Equal(t, samples, same, "weight 0: the results alone")
+
+	half, _ := blendTargets(samples, k, 0.5)
+	require.Equal(t, orig, half[0].Result, "no score: the result")
+	require.InDelta(t, 0.5*samples[1].Result+0.5*sigmoid(samples[1].eval(want), k), half[1].Result, 1e-6)
+
+	full, _ := blendTargets(samples, k, 1)
+	require.Equal(t, orig, samples[0].Result, "the input keeps its targets")
+	got, _ := Fit(full[1:], make([]float64, len(want)), k, FitConfig{Iterations: 3000, Rate: 2})
+	for j := range want {
+		require.InDelta(t, want[j], got[j], 1, "parameter %d: %v", j, got)
+	}
+	noisy, _ := Fit(samples[1:], make([]float64, len(want)), k, FitConfig{Iterations: 3000, Rate: 2})
+	require.Greater(t, math.Abs(noisy[0]-want[0]), 20.0, "the results alone do not recover the weights")
+}

@@ -96,6 +96,7 @@ func (g *Generator) Play(ctx context.Context, i int) (Game, error) {
 		if err := ctx.Err(); err != nil {
 			return game, err
 		}
+		game.Scores = append(game.Scores, int32(r.Score))
 		if err := b.Play(r.Move); err != nil {
 			return game, fmt.Errorf("tune: game %d ply %d: engine move %s: %w", i, b.Ply()+1, r.Move, err)
 		}

@@ -16,7 +16,8 @@ type RuleData struct {
 
 // Samples turns games into samples per rule: every position after the random opening
 // that the static evaluation judges (engine.EvalFeaturizer), labelled with the result
-// from the side to move's view. One game in ten (chosen by seed) goes to validation.
+// from the side to move's view and, when the game has them, the position's search
+// score. One game in ten (chosen by seed) goes to validation.
 // progress, if set, is called after each game.
 func Samples(games []Game, seed uint64, progress func()) ([3]RuleData, error) {
 	var out [3]RuleData
@@ -39,6 +40,9 @@ func Samples(games []Game, seed uint64, progress func()) ([3]RuleData, error) {
 					s := Sample{Feats: make([]Feature, len(buf)), Result: 0.5}
 					for i, f := range buf {
 						s.Feats[i] = Feature{Param: uint16(f.Param), Coef: float32(f.Coef)}
+					}
+					if len(g.Scores) > 0 {
+						s.Score, s.Scored = float32(g.Scores[ply-g.Opening]), true
 					}
 					switch g.Winner {
 					case b.ToMove():
@@ -71,6 +75,7 @@ type RuleReport struct {
 	Scale                   float64 // k of the sigmoid, fitted to the initial tables
 	TrainBefore, TrainAfter float64 // training loss with the initial and the fitted tables
 	ValidBefore, ValidAfter float64 // the same on the validation games
+	Scored                  int     // training samples with a search score
 	Changed                 int     // parameters that changed
 	Step                    int     // the fitting step kept (the one with the lowest validation loss)
 	SkippedNoData           bool
@@ -79,14 +84,23 @@ type RuleReport struct {
 // TuneConfig configures Tune.
 type TuneConfig struct {
 	Fit FitConfig
+	// ScoreWeight is the weight of a sample's search score in its target: the target
+	// is (1 − ScoreWeight) × result + ScoreWeight × σ(score / k), with k the scale
+	// fitted to the results. 0 (the default): the game results alone. Samples
+	// without a score keep their result. A score sees what the position holds at
+	// once, a result only what the rest of the game made of it, so the blend is a
+	// far less noisy target per position.
+	ScoreWeight float64
 	// Progress, if set, is called after every fitting step of every rule.
 	Progress func(r engine.Rule, step int, loss float64)
 }
 
 // Tune fits each rule's parameters of init to its data and returns the new tables. The
-// scale k is fitted to the initial parameters first and then held, so the fitted
-// evaluation keeps the units of the initial one (the search's margins and the levels'
-// noise are in those units). Rules without data keep their parameters.
+// scale k is fitted to the initial parameters and the results first and then held, so
+// the fitted evaluation keeps the units of the initial one (the search's margins and
+// the levels' noise are in those units); the targets are then blended with the search
+// scores (cfg.ScoreWeight). Rules without data keep their parameters. data is not
+// modified.
 func Tune(data [3]RuleData, init *engine.EvalTables, cfg TuneConfig) (*engine.EvalTables, []RuleReport, error) {
 	var params [3][]int32
 	var reports []RuleReport
@@ -105,13 +119,16 @@ func Tune(data [3]RuleData, init *engine.EvalTables, cfg TuneConfig) (*engine.Ev
 			start[i] = float64(v)
 		}
 		rep.Scale = FitScale(d.Train, start)
-		rep.TrainBefore, rep.ValidBefore = Loss(d.Train, start, rep.Scale), Loss(d.Valid, start, rep.Scale)
+		train, scored := blendTargets(d.Train, rep.Scale, cfg.ScoreWeight)
+		valid, _ := blendTargets(d.Valid, rep.Scale, cfg.ScoreWeight)
+		rep.Scored = scored
+		rep.TrainBefore, rep.ValidBefore = Loss(train, start, rep.Scale), Loss(valid, start, rep.Scale)
 		fc := cfg.Fit
 		if cfg.Progress != nil {
 			fc.Progress = func(step int, loss float64) { cfg.Progress(r, step, loss) }
 		}
-		fc.Valid = d.Valid
-		w, step := Fit(d.Train, start, rep.Scale, fc)
+		fc.Valid = valid
+		w, step := Fit(train, start, rep.Scale, fc)
 		rep.Step = step
 		fitted := make([]int32, len(w))
 		for i, v := range w {
@@ -124,10 +141,32 @@ func Tune(data [3]RuleData, init *engine.EvalTables, cfg TuneConfig) (*engine.Ev
 		for i, v := range fitted {
 			rounded[i] = float64(v)
 		}
-		rep.TrainAfter, rep.ValidAfter = Loss(d.Train, rounded, rep.Scale), Loss(d.Valid, rounded, rep.Scale)
+		rep.TrainAfter, rep.ValidAfter = Loss(train, rounded, rep.Scale), Loss(valid, rounded, rep.Scale)
 		params[r] = fitted
 		reports = append(reports, rep)
 	}
 	t, err := engine.NewEvalTables(params)
 	return t, reports, err
+}
+
+// blendTargets returns samples whose targets mix the result with σ(score / k) by
+// weight (the input is returned as is for weight 0), and how many have a score.
+func blendTargets(samples []Sample, k, weight float64) ([]Sample, int) {
+	scored := 0
+	for i := range samples {
+		if samples[i].Scored {
+			scored++
+		}
+	}
+	if weight == 0 || scored == 0 {
+		return samples, scored
+	}
+	out := make([]Sample, len(samples))
+	for i, s := range samples {
+		if s.Scored {
+			s.Result = (1-weight)*s.Result + weight*sigmoid(float64(s.Score), k)
+		}
+		out[i] = s
+	}
+	return out, scored
 }
