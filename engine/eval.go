@@ -7,10 +7,10 @@ package engine
 // lookup in the rule's evaluation table by the point's combination of four direction
 // patterns (its threat class: the patterns themselves, the two strongest of them as a
 // pair, and the combined level: five, flex, four-three, double three, four, three).
-// The tables are fitted to game results (evaltables.go, docs/engine.md). The position
-// keeps the per-colour sums of both values up to date on make/unmake (only the points
-// whose line keys changed are touched), so evaluating a leaf is a subtraction plus
-// tempo terms for the levels present on the board.
+// The tables are fitted to self-play search scores (evaltables.go, docs/engine.md).
+// The position keeps the per-colour sums of both values up to date on make/unmake
+// (only the points whose line keys changed are touched), so evaluating a leaf is a
+// subtraction plus tempo terms for the levels present on the board.
 
 // level is the combined threat a stone of one colour would make at a point.
 type level uint8

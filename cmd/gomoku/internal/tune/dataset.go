@@ -1,5 +1,6 @@
 // Package tune generates self-play games for evaluation tuning and fits the engine's
-// evaluation tables to them by logistic regression of game results (Texel tuning).
+// evaluation tables to them by logistic regression (Texel tuning) of the game results,
+// the positions' recorded search scores, or a blend of both.
 //
 // Dataset format (text, one game per line, '#' starts a comment line):
 //
