@@ -59,17 +59,11 @@ func (g Game) String() string {
 	if len(g.Scores) == 0 {
 		return line
 	}
-	var sb strings.Builder
-	sb.WriteString(line)
+	scores := make([]string, len(g.Scores))
 	for i, v := range g.Scores {
-		if i == 0 {
-			sb.WriteByte(' ')
-		} else {
-			sb.WriteByte(',')
-		}
-		sb.WriteString(strconv.Itoa(int(v)))
+		scores[i] = strconv.Itoa(int(v))
 	}
-	return sb.String()
+	return line + " " + strings.Join(scores, ",")
 }
 
 // ParseGame parses one dataset line and replays it: the moves must be legal and the
