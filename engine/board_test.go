@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -145,6 +146,24 @@ func TestBoardFullIsDraw(t *testing.T) {
 	_, err = b.Undo()
 	require.NoError(t, err)
 	assert.True(t, b.HasLegalMove(), "one point left")
+}
+
+// TestNoLegalMoveInRenju: after the moves in testdata/renju-no-legal-move.txt black
+// is to move, the game is not over, and its last empty point is forbidden.
+func TestNoLegalMoveInRenju(t *testing.T) {
+	data, err := os.ReadFile("testdata/renju-no-legal-move.txt")
+	require.NoError(t, err)
+	moves, err := ParseMoves(string(data), 15)
+	require.NoError(t, err)
+	b, err := BoardFromMoves(15, Renju, moves)
+	require.NoError(t, err)
+	require.Equal(t, 224, b.Ply())
+	assert.Equal(t, Black, b.ToMove())
+	assert.False(t, b.Outcome().Over)
+	assert.False(t, b.HasLegalMove())
+	_, err = b.Undo()
+	require.NoError(t, err)
+	assert.True(t, b.HasLegalMove(), "white had a point to play")
 }
 
 func TestPlayUndoRestores(t *testing.T) {

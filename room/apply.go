@@ -316,6 +316,8 @@ func (a *applier) move() error {
 		return a.gameOver(out.Winner.String(), ReasonFive, line)
 	case out.Over:
 		return a.gameOver(ResultDraw, ReasonBoardFull, nil)
+	case !a.s.board.HasLegalMove():
+		return a.gameOver(ResultDraw, ReasonNoLegalMove, nil)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package room
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -234,6 +235,21 @@ func TestApplyDetails(t *testing.T) {
 		assert.Equal(t, ReasonFive, reason)
 		assert.Equal(t, []string{"h8", "h9", "h10", "h11", "h12"}, line)
 		assert.Equal(t, "finished", s.Status())
+	})
+	t.Run("renju draw when black has only forbidden points", func(t *testing.T) {
+		data, err := os.ReadFile("../engine/testdata/renju-no-legal-move.txt")
+		require.NoError(t, err)
+		moves := strings.Fields(string(data))
+		s := play(t, seated(t, func(s *Settings) { s.Rule = "renju" }), moves...)
+		require.Equal(t, 224, s.Ply())
+		res, reason, line := s.Result()
+		assert.Equal(t, ResultDraw, res)
+		assert.Equal(t, ReasonNoLegalMove, reason)
+		assert.Nil(t, line)
+		assert.Equal(t, "finished", s.Status())
+		// One move earlier the game was still on.
+		s = play(t, seated(t, func(s *Settings) { s.Rule = "renju" }), moves[:223]...)
+		assert.Equal(t, PhasePlaying, s.Phase())
 	})
 	t.Run("takeback plies", func(t *testing.T) {
 		s := play(t, seated(t, nil), "h8", "i9", "h9")

@@ -45,9 +45,12 @@ const (
 	ReasonTimeout    = "timeout"
 	ReasonDrawAgreed = "draw_agreed"
 	ReasonBoardFull  = "board_full"
-	ReasonAbandoned  = "abandoned"
-	ReasonAborted    = "aborted"
-	ReasonForfeit    = "forfeit"
+	// ReasonNoLegalMove ends a renju game in a draw when black, to move, has only
+	// forbidden points left.
+	ReasonNoLegalMove = "no_legal_move"
+	ReasonAbandoned   = "abandoned"
+	ReasonAborted     = "aborted"
+	ReasonForfeit     = "forfeit"
 	// ReasonFirstMove: a side did not make its first move in time (result aborted).
 	ReasonFirstMove = "first_move_timeout"
 )

@@ -28,8 +28,9 @@ test('every protocol error code has a message', async () => {
     'game_not_started', 'seat_taken', 'no_such_room', 'not_allowed', 'no_pending_offer', 'ai_busy',
     'unavailable', 'conflict', 'internal'];
   for (const c of codes) assert.ok(TABLES.en[`error.${c}`], c);
-  for (const r of ['five', 'resign', 'timeout', 'draw_agreed', 'board_full', 'abandoned', 'aborted', 'forfeit']) {
+  for (const r of ['five', 'resign', 'timeout', 'draw_agreed', 'board_full', 'no_legal_move', 'abandoned', 'aborted', 'forfeit', 'first_move_timeout']) {
     assert.ok(TABLES.en[`reason.${r}`], r);
+    assert.ok(TABLES.zh[`reason.${r}`], r);
   }
 });
 

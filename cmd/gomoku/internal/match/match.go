@@ -237,6 +237,10 @@ func playGame(ctx context.Context, cfg Config, i int) (Game, error) {
 			}
 			return g, nil
 		}
+		if !board.HasLegalMove() { // renju: black has only forbidden points left
+			g.Reason = "draw"
+			return g, nil
+		}
 		side := board.ToMove()
 		p := black
 		if side == engine.White {

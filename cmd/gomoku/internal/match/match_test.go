@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -154,6 +155,31 @@ func TestRunPlaysToTheEnd(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 2, sum.Games)
 	assert.Equal(t, 2, sum.Total.Wins, "the baseline beats a first-free-point player")
+}
+
+// TestRunRenjuNoLegalMove: a renju game where black, to move, has only forbidden
+// points left is a draw, not a forfeit of the side that cannot move.
+func TestRunRenjuNoLegalMove(t *testing.T) {
+	data, err := os.ReadFile("../../../../engine/testdata/renju-no-legal-move.txt")
+	require.NoError(t, err)
+	moves, err := engine.ParseMoves(string(data), 15)
+	require.NoError(t, err)
+	var games []Game
+	sum, err := Run(context.Background(), Config{
+		A:        func(uint64) engine.Player { return &scripted{name: "a"} },
+		B:        func(uint64) engine.Player { return &scripted{name: "b"} },
+		Games:    2,
+		Openings: []Opening{{Moves: moves}}, Size: 15, Rule: engine.Renju, MoveTime: 50 * time.Millisecond,
+		OnGame: func(g Game, _ Summary) { games = append(games, g) },
+	})
+	require.NoError(t, err)
+	assert.Equal(t, stats.Result{Draws: 2}, sum.Total)
+	require.Len(t, games, 2)
+	for _, g := range games {
+		assert.Equal(t, engine.Empty, g.Winner)
+		assert.Equal(t, "draw", g.Reason)
+		assert.Len(t, g.Moves, 224)
+	}
 }
 
 func TestRunTimeForfeitAndClock(t *testing.T) {
