@@ -3,6 +3,9 @@ package engine
 import (
 	"context"
 	"fmt"
+	"os"
+	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -110,6 +113,58 @@ func BenchmarkVCF(b *testing.B) {
 		if res.Score.MatePlies() <= 0 {
 			b.Fatal("no VCF")
 		}
+	}
+}
+
+// lostVCTBoards returns the positions of testdata/aiwine-losses.txt: in each, after a
+// move of the master level in a game it lost to AIWine at 200 ms, the opponent (to
+// move) has a VCF or VCT of up to 19 plies that the solver finds in 1,000,000 nodes.
+func lostVCTBoards(tb testing.TB) []*Board {
+	data, err := os.ReadFile("testdata/aiwine-losses.txt")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var bs []*Board
+	for _, line := range strings.Fields(string(data)) {
+		moves, err := ParseMoves(line, 15)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		bd, err := BoardFromMoves(15, Freestyle, moves)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		bs = append(bs, bd)
+	}
+	return bs
+}
+
+// BenchmarkSolveLostVCT solves the positions of testdata/aiwine-losses.txt for the
+// side to move with a 1,000,000-node budget and reports how many it finds and the
+// median number of nodes it needed: the yardstick of the solver's speed on the
+// threat sequences that decide games against Gomocup engines.
+func BenchmarkSolveLostVCT(b *testing.B) {
+	boards := lostVCTBoards(b)
+	e := New(Options{HashMiB: 16})
+	b.ReportAllocs()
+	var needed []int
+	found := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		needed = needed[:0]
+		found = 0
+		for _, bd := range boards {
+			fw, ok := e.Solve(context.Background(), bd, 1_000_000, true)
+			if ok {
+				found++
+				needed = append(needed, int(fw.Nodes))
+			}
+		}
+	}
+	slices.Sort(needed)
+	b.ReportMetric(float64(found), "found")
+	if len(needed) > 0 {
+		b.ReportMetric(float64(needed[len(needed)/2]), "median-nodes")
 	}
 }
 

@@ -56,3 +56,18 @@ func TestSolveCases(t *testing.T) {
 		})
 	}
 }
+
+// TestLostVCTPositions: the positions of BenchmarkSolveLostVCT load, none is over, and
+// the first of them (a 17-ply VCT found in about 57,000 nodes) is solved.
+func TestLostVCTPositions(t *testing.T) {
+	boards := lostVCTBoards(t)
+	require.Len(t, boards, 57)
+	for i, b := range boards {
+		require.False(t, b.Outcome().Over, "position %d", i+1)
+	}
+	e := New(Options{HashMiB: 1})
+	fw, ok := e.Solve(context.Background(), boards[0], 1_000_000, true)
+	require.True(t, ok)
+	assert.True(t, fw.VCT)
+	assert.Equal(t, 17, fw.Plies)
+}
