@@ -104,7 +104,12 @@ func (e *Engine) SearchLines(ctx context.Context, b *Board, n int, limits Limits
 			res := s.run(ctx, b, lim, onInfo)
 			nodes += res.Nodes
 			short = res.Move != NoPoint && res.Depth == 0
-			if ctx.Err() != nil || short || res.Move == NoPoint || excluded(exclude[:k], res.Move) {
+			// A line given less than the round's time (the analysis ends first) is
+			// shallower than the last round's and would outrank deeper lines by a
+			// shallow score: it is kept only where no earlier round has a line.
+			cut := !once && lim.Time < per && len(out.Lines) > k
+			timeUp = timeUp || cut
+			if ctx.Err() != nil || short || cut || res.Move == NoPoint || excluded(exclude[:k], res.Move) {
 				cur = cur[:min(len(cur), k)] // an interrupted line keeps no partial report
 				break
 			}
