@@ -36,6 +36,7 @@ func (s *searcher) run(ctx context.Context, b *Board, limits Limits, progress fu
 	p := &s.pos
 	p.setup(b)
 	s.tt.newSearch()
+	s.vtt.clear()
 	s.nodes, s.selDepth, s.stopped = 0, 0, false
 	s.done = ctx.Done()
 	s.start = time.Now()

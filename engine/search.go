@@ -35,6 +35,7 @@ type searchConfig struct {
 	noThreeLMR bool   // no reductions of moves that make or block a three
 	noIIR      bool   // no internal iterative reduction
 	noDefence  bool   // no in-tree check of the opponent's VCF (defence.go)
+	noVCTTable bool   // the VCT solver without its transposition table (vcttable.go)
 }
 
 // searcher is an engine's search state; it is allocated once per Engine.
@@ -80,6 +81,7 @@ type searcher struct {
 	vcfLine [maxPly + 64]int16
 	vctStop uint64 // VCT gives up at this node count
 	vctMove [maxPly]int16
+	vtt     vctTable // the solver's transposition table (vcttable.go)
 
 	root         [maxMoves]scoredMove
 	rootN        int

@@ -34,6 +34,7 @@ func (e *Engine) Solve(ctx context.Context, b *Board, nodes uint64, vct bool) (F
 	}
 	s := e.s
 	s.pos.setup(b)
+	s.vtt.clear()
 	s.nodes, s.stopped = 0, false
 	s.done = ctx.Done()
 	s.hard, s.tacticsStop = time.Time{}, time.Time{}

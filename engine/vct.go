@@ -36,6 +36,45 @@ func (s *searcher) vctAttack(ply, depth, base int) int {
 			return 0
 		}
 	}
+	key := p.vctKey(vctAttackKey)
+	if win, move, ok := s.probeVCT(key, depth); ok {
+		if win > 0 {
+			s.vctMove[ply] = move
+		}
+		return win
+	}
+	d := s.vctAttackMoves(ply, depth, base, forced)
+	s.storeVCT(key, depth, d, ply)
+	return d
+}
+
+// probeVCT looks a node up in the solver's table (unless it is switched off).
+func (s *searcher) probeVCT(key uint64, depth int) (int, int16, bool) {
+	if s.cfg.noVCTTable {
+		return 0, -1, false
+	}
+	return s.vtt.probe(key, depth)
+}
+
+// storeVCT stores a node's result: a win always, none only when its search was not
+// cut by the node budget or the clock.
+func (s *searcher) storeVCT(key uint64, depth, d, ply int) {
+	switch {
+	case s.cfg.noVCTTable:
+	case d > 0:
+		s.vtt.store(key, depth, d, s.vctMove[ply])
+	case s.nodes < s.vctStop && !s.stopped:
+		s.vtt.store(key, depth, 0, -1)
+	}
+}
+
+// vctAttackMoves tries the attacker's moves at a node that the quick checks and the
+// table did not decide: the forced block when there is one, else a VCF and then every
+// threat.
+func (s *searcher) vctAttackMoves(ply, depth, base, forced int) int {
+	p := &s.pos
+	me := int(p.side - 1)
+	op := 1 - me
 	if forced >= 0 {
 		return s.vctPlay(forced, ply, depth, base)
 	}
@@ -120,6 +159,21 @@ func (s *searcher) vctDefend(ply, depth, base int) int {
 	if p.cnt[at][lvFlex] == 0 || depth < 4 || p.findLevel(at, lvFlex, true) < 0 {
 		return 0
 	}
+	key := p.vctKey(vctDefendKey)
+	if win, _, ok := s.probeVCT(key, depth); ok {
+		return win
+	}
+	d := s.vctDefences(ply, depth, base)
+	s.storeVCT(key, depth, d, ply)
+	return d
+}
+
+// vctDefences answers the attacker's threat with every defence; it returns the plies
+// to the attacker's five if all of them lose, or 0.
+func (s *searcher) vctDefences(ply, depth, base int) int {
+	p := &s.pos
+	me := int(p.side - 1)
+	at := 1 - me
 	buf := s.moves[base:]
 	n := 0
 	x0, y0, x1, y1 := p.region(2)
