@@ -44,7 +44,7 @@ func (s *searcher) vctAttack(ply, depth, base int) int {
 		return win
 	}
 	d := s.vctAttackMoves(ply, depth, base, forced)
-	s.storeVCT(key, depth, d, ply)
+	s.storeVCT(key, depth, d, s.vctMove[ply])
 	return d
 }
 
@@ -56,13 +56,13 @@ func (s *searcher) probeVCT(key uint64, depth int) (int, int16, bool) {
 	return s.vtt.probe(key, depth)
 }
 
-// storeVCT stores a node's result: a win always, none only when its search was not
-// cut by the node budget or the clock.
-func (s *searcher) storeVCT(key uint64, depth, d, ply int) {
+// storeVCT stores a node's result: a win (with the attacker's move, -1 at a defender
+// node) always, none only when its search was not cut by the node budget or the clock.
+func (s *searcher) storeVCT(key uint64, depth, d int, move int16) {
 	switch {
 	case s.cfg.noVCTTable:
 	case d > 0:
-		s.vtt.store(key, depth, d, s.vctMove[ply])
+		s.vtt.store(key, depth, d, move)
 	case s.nodes < s.vctStop && !s.stopped:
 		s.vtt.store(key, depth, 0, -1)
 	}
@@ -164,7 +164,7 @@ func (s *searcher) vctDefend(ply, depth, base int) int {
 		return win
 	}
 	d := s.vctDefences(ply, depth, base)
-	s.storeVCT(key, depth, d, ply)
+	s.storeVCT(key, depth, d, -1)
 	return d
 }
 
