@@ -15,26 +15,29 @@ func TestVCTTable(t *testing.T) {
 	const k = 0x1234_5678_9abc_def0
 	_, _, ok := tt.probe(k, 9)
 	assert.False(t, ok, "empty table")
-	tt.store(k, 15, 7, 42)
 	for _, tc := range []struct {
-		depth int
-		ok    bool
-	}{{15, true}, {7, true}, {6, false}} {
+		stored               string
+		storeDepth, storeWin int
+		storeMove            int16
+		depth                int
+		ok                   bool
+	}{
+		{"win in 7", 15, 7, 42, 15, true},
+		{"win in 7", 15, 7, 42, 7, true},
+		{"win in 7", 15, 7, 42, 6, false},
+		{"none within 11", 11, 0, -1, 11, true},
+		{"none within 11", 11, 0, -1, 5, true},
+		{"none within 11", 11, 0, -1, 13, false},
+	} {
+		tt.store(k, tc.storeDepth, tc.storeWin, tc.storeMove)
 		win, move, ok := tt.probe(k, tc.depth)
-		assert.Equal(t, tc.ok, ok, "win in 7 probed at depth %d", tc.depth)
-		if ok {
-			assert.Equal(t, 7, win)
-			assert.Equal(t, int16(42), move)
+		assert.Equal(t, tc.ok, ok, "%s probed at depth %d", tc.stored, tc.depth)
+		if ok || tc.storeWin == 0 {
+			assert.Equal(t, tc.storeWin, win)
 		}
-	}
-	tt.store(k, 11, 0, -1)
-	for _, tc := range []struct {
-		depth int
-		ok    bool
-	}{{11, true}, {5, true}, {13, false}} {
-		win, _, ok := tt.probe(k, tc.depth)
-		assert.Equal(t, tc.ok, ok, "none within 11 probed at depth %d", tc.depth)
-		assert.Equal(t, 0, win)
+		if ok && tc.storeWin > 0 {
+			assert.Equal(t, tc.storeMove, move)
+		}
 	}
 	_, _, ok = tt.probe(k^1<<vctTableBits, 5) // same slot, another position
 	assert.False(t, ok)
