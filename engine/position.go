@@ -65,6 +65,29 @@ type position struct {
 	cnt  [2][numLevels]int16
 	zob  [2][numCells]uint64
 	hist [maxMoves]undoInfo
+
+	// The undo stack of put and take: every point whose patterns a put changed (at
+	// most one direction per point), and per put the sums and counts before it.
+	undo   [maxMoves * 4 * 2 * halfLine]undoPoint
+	undone int // entries in undo
+	mark   [maxMoves]undoMark
+	marks  int // entries in mark
+}
+
+// undoPoint is a point's state before a put changed its patterns along direction d.
+type undoPoint struct {
+	n   int16
+	d   uint8
+	pat [2]pattern
+	lvl [2]level
+	val [2][2]int32
+}
+
+// undoMark is where a put's undo entries start, and the sums and counts before it.
+type undoMark struct {
+	start int32
+	cnt   [2][numLevels]int16
+	sum   [2][2]int32
 }
 
 // setup copies b into p, recomputing everything from scratch.
@@ -77,6 +100,7 @@ func (p *position) setup(b *Board) {
 	p.ev = p.evals.tables[p.rule]
 	p.side = b.ToMove()
 	p.ply = 0
+	p.undone, p.marks = 0, 0
 	for i := range p.cell {
 		p.cell[i] = wallCell
 	}
@@ -169,6 +193,9 @@ func (p *position) recompute() {
 // put places a stone of colour c on the empty point m, updating keys, patterns,
 // levels, values, sums, counts and the hash (not the move history).
 func (p *position) put(m int, c Color) {
+	mk := &p.mark[p.marks]
+	p.marks++
+	mk.start, mk.cnt, mk.sum = int32(p.undone), p.cnt, p.sum
 	for ci := 0; ci < 2; ci++ {
 		p.cnt[ci][p.lvl[m][ci]]--
 		p.sum[ci][roleOwn] -= p.val[m][ci][roleOwn]
@@ -201,8 +228,10 @@ func (p *position) put(m int, c Color) {
 	}
 }
 
-// take removes the stone on m (the reverse of put; its patterns are still those it
-// had when it was placed, because every later change has been undone).
+// take removes the stone on m, the reverse of the put that placed it (puts and takes
+// pair up last-in first-out): the keys are stepped back, and the patterns, levels and
+// values that put changed, with the sums and counts, are restored from the undo stack
+// rather than looked up again in the tables.
 func (p *position) take(m int) {
 	c := Color(p.cell[m])
 	p.cell[m] = 0
@@ -217,28 +246,36 @@ func (p *position) take(m int) {
 			w := pow3[keySlot(-k)]
 			p.key[n][d][0] -= wb * w
 			p.key[n][d][1] -= ww * w
-			if p.cell[n] == 0 {
-				p.update(n, d)
-			}
 			n = m - k*off
 			w = pow3[keySlot(k)]
 			p.key[n][d][0] -= wb * w
 			p.key[n][d][1] -= ww * w
-			if p.cell[n] == 0 {
-				p.update(n, d)
-			}
 		}
 	}
-	for ci := 0; ci < 2; ci++ {
-		p.cnt[ci][p.lvl[m][ci]]++
-		p.sum[ci][roleOwn] += p.val[m][ci][roleOwn]
-		p.sum[ci][roleWait] += p.val[m][ci][roleWait]
+	p.marks--
+	mk := &p.mark[p.marks]
+	for i := p.undone - 1; i >= int(mk.start); i-- {
+		u := &p.undo[i]
+		n := int(u.n)
+		p.pat[n][0][u.d], p.pat[n][1][u.d] = u.pat[0], u.pat[1]
+		p.lvl[n], p.val[n] = u.lvl, u.val
 	}
+	p.undone = int(mk.start)
+	p.cnt, p.sum = mk.cnt, mk.sum
 }
 
-// update refreshes the patterns of the empty point n along direction d.
+// update refreshes the patterns of the empty point n along direction d, saving what
+// it changes on the undo stack for take.
 func (p *position) update(n, d int) {
 	pb, pw := p.tab.line[0][p.key[n][d][0]], p.tab.line[1][p.key[n][d][1]]
+	if pb == p.pat[n][0][d] && pw == p.pat[n][1][d] {
+		return
+	}
+	u := &p.undo[p.undone]
+	p.undone++
+	u.n, u.d = int16(n), uint8(d)
+	u.pat = [2]pattern{p.pat[n][0][d], p.pat[n][1][d]}
+	u.lvl, u.val = p.lvl[n], p.val[n]
 	if pb != p.pat[n][0][d] {
 		p.pat[n][0][d] = pb
 		p.refresh(n, 0)

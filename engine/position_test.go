@@ -86,6 +86,9 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 	}
 }
 
+// TestMakeUnmakeRestores: random makes and unmakes, with the renju checks' own puts
+// and takes between them, leave the position exactly as it was (the undo stack of
+// take restores what put changed) and the undo stack empty.
 func TestMakeUnmakeRestores(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, rule := range []Rule{Freestyle, Standard, Renju} {
@@ -101,6 +104,12 @@ func TestMakeUnmakeRestores(t *testing.T) {
 			}
 			p.make(m)
 			moves = append(moves, m)
+			// The renju checks place and take stones of their own between moves.
+			for range 5 {
+				if q := cellIndex(rng.IntN(15), rng.IntN(15)); p.cell[q] == 0 {
+					p.forbidden(q)
+				}
+			}
 			if rng.IntN(3) == 0 && len(moves) > 0 {
 				p.unmake()
 				moves = moves[:len(moves)-1]
@@ -115,6 +124,8 @@ func TestMakeUnmakeRestores(t *testing.T) {
 		require.Equal(t, before.evaluate(), p.evaluate())
 		requireSamePosition(t, &p)
 		require.Equal(t, b.Hash(), p.hash)
+		require.Zero(t, p.undone, "undo stack emptied")
+		require.Zero(t, p.marks, "undo marks emptied")
 	}
 }
 
