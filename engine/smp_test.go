@@ -116,23 +116,3 @@ func TestThreadsOnlyAtFullStrength(t *testing.T) {
 	e := New(Options{Threads: 1000})
 	assert.Len(t, e.s.helpers, maxThreads-1, "threads are capped")
 }
-
-// TestThreadsAllocations checks that a multi-threaded search allocates per search, not
-// per node: ten times the nodes, about the same allocations.
-func TestThreadsAllocations(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector allocates")
-	}
-	b, err := BoardFromMoves(15, Freestyle, mustPoints(t, benchPositions[0].moves))
-	require.NoError(t, err)
-	e := New(Options{HashMiB: 4, Threads: 2})
-	ctx := context.Background()
-	allocs := func(nodes uint64) float64 {
-		return testing.AllocsPerRun(3, func() {
-			e.Clear()
-			e.Search(ctx, b, Limits{Nodes: nodes}, nil)
-		})
-	}
-	small, large := allocs(20_000), allocs(200_000)
-	assert.Less(t, large, small+40, "allocations grow with the nodes (%v at 20k, %v at 200k)", small, large)
-}
