@@ -35,8 +35,8 @@ type Lines struct {
 	Elapsed time.Duration
 	// Round counts the completed rounds (each searched every line once).
 	Round int
-	// Exhausted: a round found nothing the one before had not (a proven or exhausted
-	// position), so the analysis ended before its time.
+	// Exhausted: a round found nothing the one before had not and every line is
+	// proven or searched to the depth cap, so the analysis ended before its time.
 	Exhausted bool
 }
 
@@ -130,7 +130,7 @@ func (e *Engine) SearchLines(ctx context.Context, b *Board, n int, limits Limits
 		out.Round = round + 1
 		cur = cur[:0]
 		report(0)
-		if !once && (same || len(out.Lines) == 0) {
+		if !once && ((same && settled(out.Lines)) || len(out.Lines) == 0) {
 			out.Exhausted = true
 		}
 		if once || out.Exhausted || per > time.Hour {
@@ -216,6 +216,18 @@ func hasMove(ls []Line, p Point) bool {
 		}
 	}
 	return false
+}
+
+// settled reports whether every line is final: proven (a mate score) or searched to the
+// depth cap. Two rounds that agree on unsettled lines prove nothing: on a busy machine
+// the doubled time may simply not have bought another ply.
+func settled(ls []Line) bool {
+	for _, l := range ls {
+		if l.Score < MateThreshold && l.Score > -MateThreshold && l.Depth < maxDepthCap {
+			return false
+		}
+	}
+	return true
 }
 
 // sameLines reports whether a round found exactly what the one before it did: the

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -143,4 +144,24 @@ func BenchmarkSearchLines(b *testing.B) {
 		nodes += e.SearchLines(context.Background(), pos, 3, Limits{Depth: 6}, nil).Nodes
 	}
 	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+}
+
+// TestSettled: only proven lines or lines searched to the depth cap end an analysis
+// early; equal rounds of ordinary lines (a busy machine gave the doubled time no extra
+// ply) do not.
+func TestSettled(t *testing.T) {
+	cases := []struct {
+		name  string
+		lines []Line
+		want  bool
+	}{
+		{"ordinary scores", []Line{{Score: 120, Depth: 6}, {Score: -40, Depth: 6}}, false},
+		{"one line proven", []Line{{Score: MateScore - 5, Depth: 3}, {Score: 10, Depth: 3}}, false},
+		{"all proven", []Line{{Score: MateScore - 5, Depth: 3}, {Score: -MateScore + 8, Depth: 2}}, true},
+		{"depth cap", []Line{{Score: 30, Depth: maxDepthCap}}, true},
+		{"no lines", nil, true},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, settled(c.lines), c.name)
+	}
 }

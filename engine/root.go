@@ -114,7 +114,7 @@ func (s *searcher) run(ctx context.Context, b *Board, limits Limits, progress fu
 		}
 		s.nodeLimit -= s.nodeLimit / safetyShare
 	}
-	maxDepth := maxPly - 20
+	maxDepth := maxDepthCap
 	if limits.Depth > 0 && limits.Depth < maxDepth {
 		maxDepth = limits.Depth
 	}

@@ -11,9 +11,11 @@ import "time"
 // mate-distance scores.
 
 const (
-	maxPly    = 100
-	stackSize = maxPly * 64 * 4
-	pollEvery = 256 // nodes between looks at the clock and the context
+	maxPly = 100
+	// maxDepthCap is the deepest iteration a search starts (room is left for extensions).
+	maxDepthCap = maxPly - 20
+	stackSize   = maxPly * 64 * 4
+	pollEvery   = 256 // nodes between looks at the clock and the context
 )
 
 // searchConfig holds switches for tests and levels.
