@@ -120,12 +120,21 @@ func BenchmarkVCF(b *testing.B) {
 // move of the master level in a game it lost to AIWine at 200 ms, the opponent (to
 // move) has a VCF or VCT of up to 19 plies that the solver finds in 1,000,000 nodes.
 func lostVCTBoards(tb testing.TB) []*Board {
-	data, err := os.ReadFile("testdata/aiwine-losses.txt")
+	return movesFileBoards(tb, "testdata/aiwine-losses.txt")
+}
+
+// movesFileBoards reads freestyle 15x15 positions, one move list a line ('#' starts a
+// comment line).
+func movesFileBoards(tb testing.TB, path string) []*Board {
+	data, err := os.ReadFile(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	var bs []*Board
-	for _, line := range strings.Fields(string(data)) {
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
 		moves, err := ParseMoves(line, 15)
 		if err != nil {
 			tb.Fatal(err)
@@ -165,6 +174,35 @@ func BenchmarkSolveLostVCT(b *testing.B) {
 	b.ReportMetric(float64(found), "found")
 	if len(needed) > 0 {
 		b.ReportMetric(float64(needed[len(needed)/2]), "median-nodes")
+	}
+}
+
+// BenchmarkSolveSelfPlay solves the 1,501 self-play positions of
+// testdata/selfplay-positions.txt for the side to move within a few node budgets,
+// with the VCT's own move order and with the main search's, and reports the VCTs
+// found and the nodes searched in all (docs/engine.md, "VCF / VCT").
+func BenchmarkSolveSelfPlay(b *testing.B) {
+	boards := movesFileBoards(b, "testdata/selfplay-positions.txt")
+	for _, budget := range []uint64{3_000, 10_000, 100_000} {
+		for _, order := range []string{"solver", "search"} {
+			b.Run(fmt.Sprintf("budget=%d/order=%s", budget, order), func(b *testing.B) {
+				e := New(Options{HashMiB: 16})
+				e.s.cfg.searchOrderVCT = order == "search"
+				var found, nodes uint64
+				for i := 0; i < b.N; i++ {
+					found, nodes = 0, 0
+					for _, bd := range boards {
+						fw, ok := e.Solve(context.Background(), bd, budget, true)
+						nodes += fw.Nodes
+						if ok && fw.VCT {
+							found++
+						}
+					}
+				}
+				b.ReportMetric(float64(found), "vcts")
+				b.ReportMetric(float64(nodes), "nodes")
+			})
+		}
 	}
 }
 

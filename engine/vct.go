@@ -68,6 +68,19 @@ func (s *searcher) storeVCT(key uint64, depth, d int, move int16) {
 	}
 }
 
+// Move order of the VCT. The attacker tries its double threats first, then its fours
+// before its threes (vctThreatScore): a four has one answer, so a line that does not
+// work is refuted at once. The defender tries its own fours before its blocks
+// (counterFourScore): a counter-four forces the attacker's answer and often breaks the
+// attack. The main search's order (threes before fours, blocks before counter-fours
+// unless they also block) needed twice the nodes: docs/engine.md, "VCF / VCT".
+var vctThreatScore = [numLevels]int32{
+	lvThree: 40_000, lvFour: 50_000, lvThreeThree: 400_000, lvFourThree: 600_000, lvFlex: 2_000_000, lvFive: 4_000_000,
+}
+
+// counterFourScore is the defender's bonus for a point where it makes a four.
+const counterFourScore = 1_000_000
+
 // vctAttackMoves tries the attacker's moves at a node that the quick checks and the
 // table did not decide: the forced block when there is one, else a VCF and then every
 // threat.
@@ -100,7 +113,11 @@ func (s *searcher) vctAttackMoves(ply, depth, base, forced int) int {
 			if n == len(buf) {
 				break
 			}
-			buf[n] = scoredMove{int16(m), ownLevelScore[p.lvl[m][me]] + oppLevelScore[p.lvl[m][op]] + p.val[m][me][roleOwn]>>valueShift}
+			sc := vctThreatScore[p.lvl[m][me]]
+			if s.cfg.searchOrderVCT {
+				sc = ownLevelScore[p.lvl[m][me]]
+			}
+			buf[n] = scoredMove{int16(m), sc + oppLevelScore[p.lvl[m][op]] + p.val[m][me][roleOwn]>>valueShift}
 			n++
 		}
 	}
@@ -186,7 +203,11 @@ func (s *searcher) vctDefences(ply, depth, base int) int {
 			if n == len(buf) {
 				break
 			}
-			buf[n] = scoredMove{int16(m), ownLevelScore[p.lvl[m][me]] + oppLevelScore[p.lvl[m][at]] + p.val[m][at][roleOwn]>>valueShift}
+			sc := ownLevelScore[p.lvl[m][me]] + oppLevelScore[p.lvl[m][at]] + p.val[m][at][roleOwn]>>valueShift
+			if p.lvl[m][me] >= lvFour && !s.cfg.searchOrderVCT {
+				sc += counterFourScore
+			}
+			buf[n] = scoredMove{int16(m), sc}
 			n++
 		}
 	}
