@@ -101,6 +101,10 @@ func (s *searcher) vctAttackMoves(ply, depth, base, forced int) int {
 	if p.cnt[op][lvFlex] > 0 && p.findLevel(op, lvFlex, true) >= 0 {
 		minLevel = lvFour
 	}
+	threat := &vctThreatScore
+	if s.cfg.searchOrderVCT {
+		threat = &ownLevelScore
+	}
 	buf := s.moves[base:]
 	n := 0
 	x0, y0, x1, y1 := p.region(2)
@@ -113,11 +117,7 @@ func (s *searcher) vctAttackMoves(ply, depth, base, forced int) int {
 			if n == len(buf) {
 				break
 			}
-			sc := vctThreatScore[p.lvl[m][me]]
-			if s.cfg.searchOrderVCT {
-				sc = ownLevelScore[p.lvl[m][me]]
-			}
-			buf[n] = scoredMove{int16(m), sc + oppLevelScore[p.lvl[m][op]] + p.val[m][me][roleOwn]>>valueShift}
+			buf[n] = scoredMove{int16(m), threat[p.lvl[m][me]] + oppLevelScore[p.lvl[m][op]] + p.val[m][me][roleOwn]>>valueShift}
 			n++
 		}
 	}
@@ -191,6 +191,10 @@ func (s *searcher) vctDefences(ply, depth, base int) int {
 	p := &s.pos
 	me := int(p.side - 1)
 	at := 1 - me
+	counterFour := int32(counterFourScore)
+	if s.cfg.searchOrderVCT {
+		counterFour = 0
+	}
 	buf := s.moves[base:]
 	n := 0
 	x0, y0, x1, y1 := p.region(2)
@@ -204,8 +208,8 @@ func (s *searcher) vctDefences(ply, depth, base int) int {
 				break
 			}
 			sc := ownLevelScore[p.lvl[m][me]] + oppLevelScore[p.lvl[m][at]] + p.val[m][at][roleOwn]>>valueShift
-			if p.lvl[m][me] >= lvFour && !s.cfg.searchOrderVCT {
-				sc += counterFourScore
+			if p.lvl[m][me] >= lvFour {
+				sc += counterFour
 			}
 			buf[n] = scoredMove{int16(m), sc}
 			n++

@@ -62,40 +62,42 @@ func TestVCTKeyRoles(t *testing.T) {
 // with its table finds exactly the wins it finds without it (the same plies), in
 // fewer nodes over all.
 func TestVCTTableSameWins(t *testing.T) {
-	boards := lostVCTBoards(t)[:6]
 	with, without := New(Options{HashMiB: 1}), New(Options{HashMiB: 1})
 	without.s.cfg.noVCTTable = true
-	var nWith, nWithout uint64
-	for i, b := range boards {
-		fw, ok := with.Solve(context.Background(), b, 300_000, true)
-		fo, oko := without.Solve(context.Background(), b, 300_000, true)
+	nWith, nWithout := solveBoth(t, lostVCTBoards(t)[:6], with, without, func(i int, fw, fo ForcedWin, ok, oko bool) {
 		require.Equal(t, oko, ok, "position %d", i+1)
 		if ok && oko && !fw.VCT && !fo.VCT {
 			assert.Equal(t, fo.Plies, fw.Plies, "position %d: the same VCF", i+1)
 		}
-		nWith += fw.Nodes
-		nWithout += fo.Nodes
-	}
+	})
 	assert.Less(t, nWith, nWithout)
 	t.Logf("nodes with the table %d, without %d", nWith, nWithout)
+}
+
+// solveBoth solves each board with engines a and b (VCT on, 300,000 nodes), hands
+// every pair of results to check, and returns the nodes each engine searched in all.
+func solveBoth(t *testing.T, boards []*Board, a, b *Engine, check func(i int, fa, fb ForcedWin, oka, okb bool)) (na, nb uint64) {
+	t.Helper()
+	for i, bd := range boards {
+		fa, oka := a.Solve(context.Background(), bd, 300_000, true)
+		fb, okb := b.Solve(context.Background(), bd, 300_000, true)
+		check(i, fa, fb, oka, okb)
+		na += fa.Nodes
+		nb += fb.Nodes
+	}
+	return na, nb
 }
 
 // TestVCTOrderSameWinsFewerNodes: the solver's move order (fours before threes,
 // counter-fours before blocks) finds the same wins on the first positions of the
 // games lost to AIWine as the main search's order, in fewer nodes.
 func TestVCTOrderSameWinsFewerNodes(t *testing.T) {
-	boards := lostVCTBoards(t)[:12]
 	solver, search := New(Options{HashMiB: 1}), New(Options{HashMiB: 1})
 	search.s.cfg.searchOrderVCT = true
-	var nSolver, nSearch uint64
-	for i, b := range boards {
-		fs, ok := solver.Solve(context.Background(), b, 300_000, true)
-		fo, oko := search.Solve(context.Background(), b, 300_000, true)
+	nSolver, nSearch := solveBoth(t, lostVCTBoards(t)[:12], solver, search, func(i int, fs, fo ForcedWin, ok, oko bool) {
 		require.Equal(t, oko, ok, "position %d", i+1)
 		require.Equal(t, fo.VCT, fs.VCT, "position %d", i+1)
-		nSolver += fs.Nodes
-		nSearch += fo.Nodes
-	}
+	})
 	assert.Less(t, nSolver, nSearch*3/4, "the solver's order saves at least a quarter of the nodes")
 	t.Logf("nodes with the solver's order %d, with the search's order %d", nSolver, nSearch)
 }
