@@ -12,7 +12,9 @@ package engine
 // that may stop the VCF are searched: the points of the found line (the attacker's
 // fours and the defender's blocks), the side to move's own fours (a counter-attack
 // that gains a tempo), and the points where the opponent would make a three or better
-// (blocking the three that a four-three or a later four grows from).
+// (blocking the three that a four-three or a later four grows from). That set is not
+// complete, so a node whose kept moves all lose searches the others too unless each
+// is refuted by the VCF found again (refutedByVCF): the node may then claim the loss.
 
 const (
 	defenceNodes    = 20 // VCF node budget of the check
@@ -62,14 +64,31 @@ func (p *position) defends(m int, line *defenceLine) bool {
 	return false
 }
 
-// keepDefences keeps the moves of buf[:n] that may stop line and returns how many.
+// keepDefences moves the moves of buf[:n] that may stop line to the front and
+// returns how many there are; the others follow them in buf[k:n] (the search falls
+// back on them when every kept move loses).
 func (p *position) keepDefences(buf []scoredMove, n int, line *defenceLine) int {
 	k := 0
-	for _, sm := range buf[:n] {
-		if p.defends(int(sm.move), line) {
-			buf[k] = sm
+	for i := range buf[:n] {
+		if p.defends(int(buf[i].move), line) {
+			buf[k], buf[i] = buf[i], buf[k]
 			k++
 		}
 	}
 	return k
+}
+
+// refutedByVCF plays the side to move's move m, which keepDefences left out, and
+// reports the plies to the opponent's five when the opponent still wins by a short
+// VCF (0: none found, so m may defend after all). The kept set is not complete (a
+// quiet move may, for one, turn a later forced block into a four of the defender's),
+// so a node may claim a loss only when every move left out is refuted too.
+func (s *searcher) refutedByVCF(m, ply int) int {
+	p := &s.pos
+	s.nodes++
+	p.make(m)
+	s.vcfStop = s.nodes + defenceNodes
+	d := s.vcf(ply+1, defenceDepth)
+	p.unmake()
+	return d
 }

@@ -39,6 +39,7 @@ type searchConfig struct {
 	noDefence      bool   // no in-tree check of the opponent's VCF (defence.go)
 	noVCTTable     bool   // the VCT solver without its transposition table (vcttable.go)
 	searchOrderVCT bool   // the VCT solver with the main search's move order (vct.go)
+	keptOnly       bool   // a loss claimed once every kept defence loses, the moves left out unrefuted (defence.go)
 }
 
 // searcher is an engine's search state; it is allocated once per Engine.
@@ -255,9 +256,6 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 
 	buf := s.moves[base:]
 	n := s.genMoves(buf, !s.cfg.noPrune, ply, ttMove)
-	if threatened {
-		n = p.keepDefences(buf, n, &defence)
-	}
 	if n == 0 {
 		if s.cfg.noPrune || p.stones >= p.size*p.size {
 			return 0
@@ -265,10 +263,36 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 		// Every candidate was pruned or forbidden: the threat cannot be met.
 		return matedIn(ply + 4)
 	}
+	kept := n // the moves searched first: all, or the defences against an opponent VCF
+	if threatened {
+		kept = p.keepDefences(buf, n, &defence)
+		if kept == 0 && s.cfg.keptOnly {
+			return matedIn(ply + 4)
+		}
+	}
 	best, bestMove := -MateScore-1, -1
 	origAlpha := alpha
 	for i := 0; i < n; i++ {
-		m := pickMove(buf, i, n)
+		if i == kept && (best > -MateThreshold || s.cfg.keptOnly) {
+			break // a kept defence holds: the moves left out are not searched
+		}
+		var m int
+		if i < kept {
+			m = pickMove(buf, i, kept)
+		} else {
+			// Every kept defence loses: a move left out must be refuted as well
+			// before the node may claim a loss.
+			m = pickMove(buf, i, n)
+			if d := s.refutedByVCF(m, ply); d > 0 {
+				if v := matedIn(ply + 1 + d); v > best {
+					best, bestMove = v, m
+				}
+				continue
+			}
+			if s.stopped {
+				return 0
+			}
+		}
 		quiet := p.lvl[m][me] < lvThree && p.lvl[m][1-me] < lvThree
 		// Late move pruning: at shallow non-PV nodes, quiet moves far down the ordered
 		// list are skipped (once some move has been searched and does not lose).
