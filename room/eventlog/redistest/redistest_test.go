@@ -60,6 +60,11 @@ func TestClusterReplicaFailover(t *testing.T) {
 	require.NoError(t, c.Set(ctx, "{x}k", "v", 0).Err())
 	m, err := c.MasterForKey(ctx, "{x}k")
 	require.NoError(t, err)
+	// Replication is asynchronous: without WAIT the master may die before its replica has
+	// the key, and the promoted replica then rightly answers that it has none.
+	acked, err := m.Wait(ctx, 1, 10*time.Second).Result()
+	require.NoError(t, err)
+	require.Equal(t, int64(1), acked, "the replica has the key before its master dies")
 	for _, s := range cl.Masters() {
 		if s.Addr() == m.Options().Addr {
 			s.Kill()
