@@ -39,7 +39,7 @@ type searchConfig struct {
 	noDefence      bool   // no in-tree check of the opponent's VCF (defence.go)
 	noVCTTable     bool   // the VCT solver without its transposition table (vcttable.go)
 	searchOrderVCT bool   // the VCT solver with the main search's move order (vct.go)
-	keptOnly       bool   // a loss claimed once every kept defence loses, the moves left out unrefuted (defence.go)
+	keptOnly       bool   // the moves left out of the defences against an opponent VCF dropped, never refuted (defence.go)
 }
 
 // searcher is an engine's search state; it is allocated once per Engine.
@@ -256,6 +256,13 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 
 	buf := s.moves[base:]
 	n := s.genMoves(buf, !s.cfg.noPrune, ply, ttMove)
+	kept := n // the moves searched first: all, or the defences against an opponent VCF
+	if threatened {
+		kept = p.keepDefences(buf, n, &defence)
+		if s.cfg.keptOnly {
+			n = kept
+		}
+	}
 	if n == 0 {
 		if s.cfg.noPrune || p.stones >= p.size*p.size {
 			return 0
@@ -263,17 +270,10 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 		// Every candidate was pruned or forbidden: the threat cannot be met.
 		return matedIn(ply + 4)
 	}
-	kept := n // the moves searched first: all, or the defences against an opponent VCF
-	if threatened {
-		kept = p.keepDefences(buf, n, &defence)
-		if kept == 0 && s.cfg.keptOnly {
-			return matedIn(ply + 4)
-		}
-	}
 	best, bestMove := -MateScore-1, -1
 	origAlpha := alpha
 	for i := 0; i < n; i++ {
-		if i == kept && (best > -MateThreshold || s.cfg.keptOnly) {
+		if i == kept && best > -MateThreshold {
 			break // a kept defence holds: the moves left out are not searched
 		}
 		var m int
