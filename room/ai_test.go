@@ -202,6 +202,8 @@ func TestAIRealEngineTinyBudget(t *testing.T) {
 	set.Rule = "renju"
 	set.Black = SeatSpec{Kind: AI, Level: "beginner"}
 	set.White = SeatSpec{Kind: AI, Level: "novice"}
+	// Unpaced: at the default pace of one move a second a long game would outlast the deadline.
+	set.AIPaceMS = 0
 	r, err := e.m.Create(e.ctx, CreateRequest{Settings: set})
 	require.NoError(t, err)
 	s := e.sub(r, carol, 0)
