@@ -148,13 +148,29 @@ func movesFileBoards(tb testing.TB, path string) []*Board {
 	return bs
 }
 
+// namedSolver is a VCT solver configuration of the solver benchmarks.
+type namedSolver struct {
+	name   string
+	solver vctSolver
+}
+
+// vctSolvers are the VCT solver configurations the solver benchmarks compare.
+var vctSolvers = []namedSolver{{"both", vctBoth}, {"depth-first", vctDepthFirst}, {"proof-number", vctProofNumber}}
+
 // BenchmarkSolveLostVCT solves the positions of testdata/aiwine-losses.txt for the
 // side to move with a 1,000,000-node budget and reports how many it finds and the
 // median number of nodes it needed: the yardstick of the solver's speed on the
 // threat sequences that decide games against Gomocup engines.
 func BenchmarkSolveLostVCT(b *testing.B) {
+	for _, v := range vctSolvers {
+		b.Run("solver="+v.name, func(b *testing.B) { benchSolveLostVCT(b, v.solver) })
+	}
+}
+
+func benchSolveLostVCT(b *testing.B, solver vctSolver) {
 	boards := lostVCTBoards(b)
 	e := New(Options{HashMiB: 16})
+	e.s.cfg.vctSolver = solver
 	b.ReportAllocs()
 	var needed []int
 	found := 0
@@ -178,16 +194,19 @@ func BenchmarkSolveLostVCT(b *testing.B) {
 }
 
 // BenchmarkSolveSelfPlay solves the 1,501 self-play positions of
-// testdata/selfplay-positions.txt for the side to move within a few node budgets,
-// with the VCT's own move order and with the main search's, and reports the VCTs
-// found and the nodes searched in all (docs/engine.md, "VCF / VCT").
+// testdata/selfplay-positions.txt for the side to move within a few node budgets, with
+// each VCT solver configuration and with the depth-first VCT in the main search's move
+// order, and reports the VCTs found and the nodes searched in all (docs/engine.md,
+// "VCF / VCT").
 func BenchmarkSolveSelfPlay(b *testing.B) {
 	boards := movesFileBoards(b, "testdata/selfplay-positions.txt")
+	solvers := append(slices.Clone(vctSolvers), namedSolver{"depth-first-search-order", vctDepthFirst})
 	for _, budget := range []uint64{3_000, 10_000, 100_000} {
-		for _, order := range []string{"solver", "search"} {
-			b.Run(fmt.Sprintf("budget=%d/order=%s", budget, order), func(b *testing.B) {
+		for _, v := range solvers {
+			b.Run(fmt.Sprintf("budget=%d/solver=%s", budget, v.name), func(b *testing.B) {
 				e := New(Options{HashMiB: 16})
-				e.s.cfg.searchOrderVCT = order == "search"
+				e.s.cfg.vctSolver = v.solver
+				e.s.cfg.searchOrderVCT = v.name == "depth-first-search-order"
 				var found, nodes uint64
 				for i := 0; i < b.N; i++ {
 					found, nodes = 0, 0
@@ -201,6 +220,32 @@ func BenchmarkSolveSelfPlay(b *testing.B) {
 				}
 				b.ReportMetric(float64(found), "vcts")
 				b.ReportMetric(float64(nodes), "nodes")
+			})
+		}
+	}
+}
+
+// BenchmarkSolveRapfiLosses solves the positions of testdata/rapfi-losses.txt (in
+// each, Rapfi to move has a forced win, a VCT of 17 to 35 plies in most) within the
+// node budgets of the safety check at 200 ms and at 1 s a move and of Solve's
+// default, with each VCT solver configuration, and reports how many it finds.
+func BenchmarkSolveRapfiLosses(b *testing.B) {
+	boards := movesFileBoards(b, "testdata/rapfi-losses.txt")
+	for _, budget := range []uint64{6_000, 35_000, 200_000} {
+		for _, v := range vctSolvers {
+			b.Run(fmt.Sprintf("budget=%d/solver=%s", budget, v.name), func(b *testing.B) {
+				e := New(Options{HashMiB: 16})
+				e.s.cfg.vctSolver = v.solver
+				found := 0
+				for i := 0; i < b.N; i++ {
+					found = 0
+					for _, bd := range boards {
+						if _, ok := e.Solve(context.Background(), bd, budget, true); ok {
+							found++
+						}
+					}
+				}
+				b.ReportMetric(float64(found), "found")
 			})
 		}
 	}

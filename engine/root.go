@@ -37,6 +37,7 @@ func (s *searcher) run(ctx context.Context, b *Board, limits Limits, progress fu
 	p.setup(b)
 	s.tt.newSearch()
 	s.vtt.clear()
+	s.dtt.clear()
 	s.nodes, s.selDepth, s.stopped = 0, 0, false
 	s.done = ctx.Done()
 	s.start = time.Now()
@@ -315,7 +316,7 @@ func (s *searcher) rootTactics() bool {
 	}
 	if !s.cfg.noVCT && !s.stopped {
 		s.vctStop = s.nodes + s.tacticsNodes
-		if d := s.vctAttack(0, 15, 0); d > 0 && !s.stopped {
+		if d := s.vctAttack(0, depthFirstVCTDepth, 0); d > 0 && !s.stopped {
 			return win(int(s.vctMove[0]), d, s.vctMove[:1])
 		}
 	}

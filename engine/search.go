@@ -25,21 +25,22 @@ type searchConfig struct {
 	noVCT   bool // no VCT at the root
 
 	// experiments (zero values are the defaults)
-	noLeafVCF      bool   // no VCF at the leaves
-	plainLMR       bool   // reduce at most 2 plies
-	noLMP          bool   // no late move pruning
-	lmp2           bool   // wider late move pruning (depth <= 5, fewer moves)
-	leafVCF        uint64 // leaf VCF node budget (0: no leaf VCF, the selective search)
-	aspiration     bool   // aspiration windows at the root
-	noRFP          bool   // no reverse futility pruning or razoring
-	noNMP          bool   // no null-move pruning
-	stepLMR        bool   // the stepped reductions (1/2/3 plies from the 4th/9th/17th move)
-	noThreeLMR     bool   // no reductions of moves that make or block a three
-	noIIR          bool   // no internal iterative reduction
-	noDefence      bool   // no in-tree check of the opponent's VCF (defence.go)
-	noVCTTable     bool   // the VCT solver without its transposition table (vcttable.go)
-	searchOrderVCT bool   // the VCT solver with the main search's move order (vct.go)
-	keptOnly       bool   // the moves left out of the defences against an opponent VCF dropped, never refuted (defence.go)
+	noLeafVCF      bool      // no VCF at the leaves
+	plainLMR       bool      // reduce at most 2 plies
+	noLMP          bool      // no late move pruning
+	lmp2           bool      // wider late move pruning (depth <= 5, fewer moves)
+	leafVCF        uint64    // leaf VCF node budget (0: no leaf VCF, the selective search)
+	aspiration     bool      // aspiration windows at the root
+	noRFP          bool      // no reverse futility pruning or razoring
+	noNMP          bool      // no null-move pruning
+	stepLMR        bool      // the stepped reductions (1/2/3 plies from the 4th/9th/17th move)
+	noThreeLMR     bool      // no reductions of moves that make or block a three
+	noIIR          bool      // no internal iterative reduction
+	noDefence      bool      // no in-tree check of the opponent's VCF (defence.go)
+	noVCTTable     bool      // the VCT solver without its transposition table (vcttable.go)
+	searchOrderVCT bool      // the VCT solver with the main search's move order (vct.go)
+	vctSolver      vctSolver // which VCT solvers run (dfpn.go)
+	keptOnly       bool      // the moves left out of the defences against an opponent VCF dropped, never refuted (defence.go)
 }
 
 // searcher is an engine's search state; it is allocated once per Engine.
@@ -85,7 +86,8 @@ type searcher struct {
 	vcfLine [maxPly + 64]int16
 	vctStop uint64 // VCT gives up at this node count
 	vctMove [maxPly]int16
-	vtt     vctTable // the solver's transposition table (vcttable.go)
+	vtt     vctTable  // the solver's transposition table (vcttable.go)
+	dtt     dfpnTable // the proof-number VCT's table (dfpn.go)
 
 	root         [maxMoves]scoredMove
 	rootN        int

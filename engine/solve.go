@@ -35,6 +35,7 @@ func (e *Engine) Solve(ctx context.Context, b *Board, nodes uint64, vct bool) (F
 	s := e.s
 	s.pos.setup(b)
 	s.vtt.clear()
+	s.dtt.clear()
 	s.nodes, s.stopped = 0, false
 	s.done = ctx.Done()
 	s.hard, s.tacticsStop = time.Time{}, time.Time{}
@@ -64,7 +65,7 @@ func (e *Engine) Solve(ctx context.Context, b *Board, nodes uint64, vct bool) (F
 		return ForcedWin{Nodes: s.nodes}, false
 	}
 	s.vctStop = s.nodes + nodes
-	if d := s.vctAttack(0, 15, 0); d > 0 && !s.stopped {
+	if d := s.vctSolve(0); d > 0 && !s.stopped {
 		m := cellPoint(int(s.vctMove[0]))
 		return ForcedWin{VCT: true, Plies: d, Line: []Point{m}, Nodes: s.nodes}, b.Check(m) == nil
 	}

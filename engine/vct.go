@@ -85,9 +85,6 @@ const counterFourScore = 1_000_000
 // table did not decide: the forced block when there is one, else a VCF and then every
 // threat.
 func (s *searcher) vctAttackMoves(ply, depth, base, forced int) int {
-	p := &s.pos
-	me := int(p.side - 1)
-	op := 1 - me
 	if forced >= 0 {
 		return s.vctPlay(forced, ply, depth, base)
 	}
@@ -96,31 +93,8 @@ func (s *searcher) vctAttackMoves(ply, depth, base, forced int) int {
 		s.vctMove[ply] = s.vcfLine[ply]
 		return d
 	}
-	// Threes are no threat while the defender can make a straight four itself.
-	minLevel := lvThree
-	if p.cnt[op][lvFlex] > 0 && p.findLevel(op, lvFlex, true) >= 0 {
-		minLevel = lvFour
-	}
-	threat := &vctThreatScore
-	if s.cfg.searchOrderVCT {
-		threat = &ownLevelScore
-	}
 	buf := s.moves[base:]
-	n := 0
-	x0, y0, x1, y1 := p.region(2)
-	for y := y0; y <= y1; y++ {
-		m := cellIndex(x0, y)
-		for x := x0; x <= x1; x, m = x+1, m+1 {
-			if p.cell[m] != 0 || p.lvl[m][me] < minLevel || !p.legal(m) {
-				continue
-			}
-			if n == len(buf) {
-				break
-			}
-			buf[n] = scoredMove{int16(m), threat[p.lvl[m][me]] + oppLevelScore[p.lvl[m][op]] + p.val[m][me][roleOwn]>>valueShift}
-			n++
-		}
-	}
+	n := s.vctThreats(buf)
 	for i := 0; i < n; i++ {
 		m := pickMove(buf, i, n)
 		if d := s.vctPlay(m, ply, depth, base+n); d > 0 {
@@ -131,6 +105,39 @@ func (s *searcher) vctAttackMoves(ply, depth, base, forced int) int {
 		}
 	}
 	return 0
+}
+
+// vctThreats writes the attacker's threats (the side to move's fours and open-three
+// moves, scored in the solver's order) to buf and returns how many. Threes are no
+// threat while the defender can make a straight four itself.
+func (s *searcher) vctThreats(buf []scoredMove) int {
+	p := &s.pos
+	me := int(p.side - 1)
+	op := 1 - me
+	minLevel := lvThree
+	if p.cnt[op][lvFlex] > 0 && p.findLevel(op, lvFlex, true) >= 0 {
+		minLevel = lvFour
+	}
+	threat := &vctThreatScore
+	if s.cfg.searchOrderVCT {
+		threat = &ownLevelScore
+	}
+	n := 0
+	x0, y0, x1, y1 := p.region(2)
+	for y := y0; y <= y1; y++ {
+		m := cellIndex(x0, y)
+		for x := x0; x <= x1; x, m = x+1, m+1 {
+			if p.cell[m] != 0 || p.lvl[m][me] < minLevel || !p.legal(m) {
+				continue
+			}
+			if n == len(buf) {
+				return n
+			}
+			buf[n] = scoredMove{int16(m), threat[p.lvl[m][me]] + oppLevelScore[p.lvl[m][op]] + p.val[m][me][roleOwn]>>valueShift}
+			n++
+		}
+	}
+	return n
 }
 
 // vctPlay plays the attacker's move m and answers every defence.
@@ -189,32 +196,8 @@ func (s *searcher) vctDefend(ply, depth, base int) int {
 // to the attacker's five if all of them lose, or 0.
 func (s *searcher) vctDefences(ply, depth, base int) int {
 	p := &s.pos
-	me := int(p.side - 1)
-	at := 1 - me
-	counterFour := int32(counterFourScore)
-	if s.cfg.searchOrderVCT {
-		counterFour = 0
-	}
 	buf := s.moves[base:]
-	n := 0
-	x0, y0, x1, y1 := p.region(2)
-	for y := y0; y <= y1; y++ {
-		m := cellIndex(x0, y)
-		for x := x0; x <= x1; x, m = x+1, m+1 {
-			if p.cell[m] != 0 || (p.lvl[m][me] < lvFour && !p.fourPoint(m, at)) || !p.legal(m) {
-				continue
-			}
-			if n == len(buf) {
-				break
-			}
-			sc := ownLevelScore[p.lvl[m][me]] + oppLevelScore[p.lvl[m][at]] + p.val[m][at][roleOwn]>>valueShift
-			if p.lvl[m][me] >= lvFour {
-				sc += counterFour
-			}
-			buf[n] = scoredMove{int16(m), sc}
-			n++
-		}
-	}
+	n := s.vctDefenceMoves(buf)
 	worst := 3 // no legal defence: the attacker makes its straight four and fives
 	for i := 0; i < n; i++ {
 		m := pickMove(buf, i, n)
@@ -228,4 +211,37 @@ func (s *searcher) vctDefences(ply, depth, base int) int {
 		worst = max(worst, d)
 	}
 	return worst + 1
+}
+
+// vctDefenceMoves writes the defender's answers to an open-three threat (the points
+// where the attacker would make a four, and the defender's own fours, scored in the
+// solver's order) to buf and returns how many.
+func (s *searcher) vctDefenceMoves(buf []scoredMove) int {
+	p := &s.pos
+	me := int(p.side - 1)
+	at := 1 - me
+	counterFour := int32(counterFourScore)
+	if s.cfg.searchOrderVCT {
+		counterFour = 0
+	}
+	n := 0
+	x0, y0, x1, y1 := p.region(2)
+	for y := y0; y <= y1; y++ {
+		m := cellIndex(x0, y)
+		for x := x0; x <= x1; x, m = x+1, m+1 {
+			if p.cell[m] != 0 || (p.lvl[m][me] < lvFour && !p.fourPoint(m, at)) || !p.legal(m) {
+				continue
+			}
+			if n == len(buf) {
+				return n
+			}
+			sc := ownLevelScore[p.lvl[m][me]] + oppLevelScore[p.lvl[m][at]] + p.val[m][at][roleOwn]>>valueShift
+			if p.lvl[m][me] >= lvFour {
+				sc += counterFour
+			}
+			buf[n] = scoredMove{int16(m), sc}
+			n++
+		}
+	}
+	return n
 }
