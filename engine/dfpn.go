@@ -71,19 +71,18 @@ func (p *position) childKey(m int, role uint64) uint64 {
 // satAdd adds proof numbers, capped at dfpnInf.
 func satAdd(a, b uint32) uint32 { return min(a+b, dfpnInf) }
 
-// vctSolver selects the VCT solvers of the safety check and Solve. The root tactics
-// run the depth-first VCT alone: the main search finds the side to move's own long
-// wins soon enough, and a proof-number search that finds none spends its whole
-// budget, time the main search needs.
+// vctSolver selects the VCT solvers of Solve (Options.LongVCT). The search's root
+// tactics and safety check run the depth-first VCT alone: there the proof-number VCT
+// did not pay for the time it takes (docs/strength/, "Search changes").
 type vctSolver uint8
 
 const (
+	// vctDepthFirst runs only the depth-first VCT, on the whole budget (the default).
+	vctDepthFirst vctSolver = iota
 	// vctBoth runs the depth-first VCT to depthFirstVCTDepth, then, when it has
 	// searched every threat to that depth without a win before the budget is spent,
-	// the proof-number VCT to proofVCTDepth on what is left (the default).
-	vctBoth vctSolver = iota
-	// vctDepthFirst runs only the depth-first VCT, on the whole budget.
-	vctDepthFirst
+	// the proof-number VCT to proofVCTDepth on what is left (Options.LongVCT).
+	vctBoth
 	// vctProofNumber runs only the proof-number VCT, on the whole budget.
 	vctProofNumber
 )

@@ -44,15 +44,14 @@ func TestProofNumberVCTWinsAreWins(t *testing.T) {
 	assert.Greater(t, proved, 15)
 }
 
-// TestBothVCTSolversFindMore: on the first positions of the games lost to Rapfi, the
-// default configuration finds more of Rapfi's wins within the safety check's budget
-// at 1 s a move than the depth-first VCT alone.
+// TestBothVCTSolversFindMore: on the first positions of the games lost to Rapfi, Solve
+// with Options.LongVCT finds more of Rapfi's wins within 35,000 nodes than the
+// depth-first VCT alone (the default).
 func TestBothVCTSolversFindMore(t *testing.T) {
 	if testing.Short() {
 		t.Skip("solves 40 positions twice")
 	}
-	both, df := New(Options{HashMiB: 1}), New(Options{HashMiB: 1})
-	df.s.cfg.vctSolver = vctDepthFirst
+	both, df := New(Options{HashMiB: 1, LongVCT: true}), New(Options{HashMiB: 1})
 	nBoth, nDF := 0, 0
 	for _, bd := range movesFileBoards(t, "testdata/rapfi-losses.txt")[:40] {
 		if _, ok := both.Solve(context.Background(), bd, 35_000, true); ok {
@@ -68,9 +67,9 @@ func TestBothVCTSolversFindMore(t *testing.T) {
 
 // TestBothVCTSolversFindTheLongWin: in a position of a game lost to Rapfi, Rapfi (to
 // move) wins by a VCT of about 21 plies that the depth-first VCT, limited to 15
-// plies, cannot find in 200,000 nodes; the default configuration (depth-first on a
-// third of the budget, then proof-number) finds it within the safety check's budget
-// at 200 ms a move, and the win holds against every defence.
+// plies, cannot find in 200,000 nodes; with Options.LongVCT (depth-first, then
+// proof-number on what is left) Solve finds it within 6,000 nodes, and the win holds
+// against every defence.
 func TestBothVCTSolversFindTheLongWin(t *testing.T) {
 	bd := movesFileBoards(t, "testdata/rapfi-losses.txt")[107]
 	df := New(Options{HashMiB: 1})
@@ -78,7 +77,7 @@ func TestBothVCTSolversFindTheLongWin(t *testing.T) {
 	_, ok := df.Solve(context.Background(), bd, 200_000, true)
 	assert.False(t, ok, "the depth-first VCT alone")
 
-	fw, ok := New(Options{HashMiB: 1}).Solve(context.Background(), bd, 6_000, true)
+	fw, ok := New(Options{HashMiB: 1, LongVCT: true}).Solve(context.Background(), bd, 6_000, true)
 	require.True(t, ok)
 	assert.True(t, fw.VCT)
 	assert.GreaterOrEqual(t, fw.Plies, 17)

@@ -37,7 +37,6 @@ func (s *searcher) run(ctx context.Context, b *Board, limits Limits, progress fu
 	p.setup(b)
 	s.tt.newSearch()
 	s.vtt.clear()
-	s.dtt.clear()
 	s.nodes, s.selDepth, s.stopped = 0, 0, false
 	s.done = ctx.Done()
 	s.start = time.Now()

@@ -86,8 +86,8 @@ type searcher struct {
 	vcfLine [maxPly + 64]int16
 	vctStop uint64 // VCT gives up at this node count
 	vctMove [maxPly]int16
-	vtt     vctTable  // the solver's transposition table (vcttable.go)
-	dtt     dfpnTable // the proof-number VCT's table (dfpn.go)
+	vtt     vctTable   // the solver's transposition table (vcttable.go)
+	dtt     *dfpnTable // the proof-number VCT's table (dfpn.go; allocated by the first Solve)
 
 	root         [maxMoves]scoredMove
 	rootN        int

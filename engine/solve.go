@@ -24,7 +24,9 @@ type ForcedWin struct {
 // solvers: a VCF first, then, when vct is set, a VCT, each within nodes (0: 200,000).
 // It reports false when neither finds one within its limits, ctx ends, or the game is
 // over. A five on the board for the mover is a one-ply VCF; a five of the opponent
-// forces the block first. b is not modified.
+// forces the block first. b is not modified. With Options.LongVCT the VCT goes on by
+// proof numbers when the depth-first one finds nothing; its line may then be longer
+// than the shortest win.
 func (e *Engine) Solve(ctx context.Context, b *Board, nodes uint64, vct bool) (ForcedWin, bool) {
 	if b.Outcome().Over || b.Ply() >= b.Size()*b.Size() {
 		return ForcedWin{}, false
@@ -35,7 +37,13 @@ func (e *Engine) Solve(ctx context.Context, b *Board, nodes uint64, vct bool) (F
 	s := e.s
 	s.pos.setup(b)
 	s.vtt.clear()
-	s.dtt.clear()
+	if s.cfg.vctSolver != vctDepthFirst {
+		if s.dtt == nil {
+			s.dtt = new(dfpnTable) // only Solve runs the proof-number VCT
+		} else {
+			s.dtt.clear()
+		}
+	}
 	s.nodes, s.stopped = 0, false
 	s.done = ctx.Done()
 	s.hard, s.tacticsStop = time.Time{}, time.Time{}

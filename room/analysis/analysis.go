@@ -170,7 +170,7 @@ func Analyse(ctx context.Context, r Runner, g Game, budget Budget, prev *Result,
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			eng := engine.New(engine.Options{})
+			eng := engine.New(engine.Options{LongVCT: true})
 			for {
 				mu.Lock()
 				i := next
