@@ -23,24 +23,26 @@ type searchConfig struct {
 	noPrune bool // plain alpha-beta: no threat pruning, shortcuts, reductions or TT cutoffs
 	noVCF   bool // no VCF at the root and leaves
 	noVCT   bool // no VCT at the root
+	// vctSolver is Solve's VCT: depth-first, or with the proof-number VCT after it
+	// (Options.LongVCT; dfpn.go).
+	vctSolver vctSolver
 
 	// experiments (zero values are the defaults)
-	noLeafVCF      bool      // no VCF at the leaves
-	plainLMR       bool      // reduce at most 2 plies
-	noLMP          bool      // no late move pruning
-	lmp2           bool      // wider late move pruning (depth <= 5, fewer moves)
-	leafVCF        uint64    // leaf VCF node budget (0: no leaf VCF, the selective search)
-	aspiration     bool      // aspiration windows at the root
-	noRFP          bool      // no reverse futility pruning or razoring
-	noNMP          bool      // no null-move pruning
-	stepLMR        bool      // the stepped reductions (1/2/3 plies from the 4th/9th/17th move)
-	noThreeLMR     bool      // no reductions of moves that make or block a three
-	noIIR          bool      // no internal iterative reduction
-	noDefence      bool      // no in-tree check of the opponent's VCF (defence.go)
-	noVCTTable     bool      // the VCT solver without its transposition table (vcttable.go)
-	searchOrderVCT bool      // the VCT solver with the main search's move order (vct.go)
-	vctSolver      vctSolver // which VCT solvers run (dfpn.go)
-	keptOnly       bool      // the moves left out of the defences against an opponent VCF dropped, never refuted (defence.go)
+	noLeafVCF      bool   // no VCF at the leaves
+	plainLMR       bool   // reduce at most 2 plies
+	noLMP          bool   // no late move pruning
+	lmp2           bool   // wider late move pruning (depth <= 5, fewer moves)
+	leafVCF        uint64 // leaf VCF node budget (0: no leaf VCF, the selective search)
+	aspiration     bool   // aspiration windows at the root
+	noRFP          bool   // no reverse futility pruning or razoring
+	noNMP          bool   // no null-move pruning
+	stepLMR        bool   // the stepped reductions (1/2/3 plies from the 4th/9th/17th move)
+	noThreeLMR     bool   // no reductions of moves that make or block a three
+	noIIR          bool   // no internal iterative reduction
+	noDefence      bool   // no in-tree check of the opponent's VCF (defence.go)
+	noVCTTable     bool   // the VCT solver without its transposition table (vcttable.go)
+	searchOrderVCT bool   // the VCT solver with the main search's move order (vct.go)
+	keptOnly       bool   // the moves left out of the defences against an opponent VCF dropped, never refuted (defence.go)
 }
 
 // searcher is an engine's search state; it is allocated once per Engine.
