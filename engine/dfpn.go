@@ -158,42 +158,7 @@ func (s *searcher) dfpnAttack(ply, depth, base int, thpn, thdn uint32) (uint32, 
 	if n == 0 {
 		return s.dfpnDisproved(key, depth)
 	}
-	for {
-		// The attacker needs one threat that wins: pn is the least of the threats'
-		// proof numbers, dn the sum of their disproof numbers.
-		pn, dn, second := dfpnInf, uint32(0), dfpnInf
-		best, bestDN, win := -1, uint32(0), 0
-		for i := range n {
-			cpn, cdn, cwin := s.dtt.probe(p.childKey(int(buf[i].move), vctDefendKey), depth-1)
-			if cpn == 0 && (win == 0 || cwin+1 < win) {
-				win, s.vctMove[ply] = cwin+1, buf[i].move
-			}
-			if cpn < pn {
-				second, pn, best, bestDN = pn, cpn, i, cdn
-			} else if cpn < second {
-				second = cpn
-			}
-			dn = satAdd(dn, cdn)
-		}
-		if pn == 0 {
-			return s.dfpnProved(key, ply, win, s.vctMove[ply])
-		}
-		if dn == 0 {
-			return s.dfpnDisproved(key, depth)
-		}
-		if pn >= thpn || dn >= thdn || s.dfpnOut() {
-			s.dtt.store(key, pn, dn, 0, depth, -1)
-			return pn, dn, 0
-		}
-		cthdn := thdn
-		if thdn < dfpnInf {
-			cthdn = thdn - dn + bestDN
-		}
-		s.nodes++
-		p.make(int(buf[best].move))
-		s.dfpnDefend(ply+1, depth-1, base+n, min(thpn, dfpnNext(second)), cthdn)
-		p.unmake()
-	}
+	return s.dfpnExpand(true, key, ply, depth, base, n, thpn, thdn)
 }
 
 // dfpnDefend searches a defender node like dfpnAttack an attacker node.
@@ -224,38 +189,71 @@ func (s *searcher) dfpnDefend(ply, depth, base int, thpn, thdn uint32) (uint32, 
 		}
 		sortMoves(buf[:n])
 	}
+	return s.dfpnExpand(false, key, ply, depth, base, n, thpn, thdn)
+}
+
+// dfpnExpand searches the children s.moves[base:base+n] of an attacker or defender
+// node until the node's proof number reaches thpn or its disproof number thdn (or it is
+// decided, or the budget ends). The two roles mirror each other: an attacker node
+// needs one threat that wins, so its proof number is the least of its children's and
+// its disproof number their sum; a defender node needs one defence that holds, so its
+// disproof number is the least and its proof number the sum. Below, "least" and "sum"
+// name those two numbers whatever the role.
+func (s *searcher) dfpnExpand(attacker bool, key uint64, ply, depth, base, n int, thpn, thdn uint32) (uint32, uint32, int) {
+	p := &s.pos
+	buf := s.moves[base : base+n]
+	childRole, thLeast, thSum := vctDefendKey, thpn, thdn
+	if !attacker {
+		childRole, thLeast, thSum = vctAttackKey, thdn, thpn
+	}
 	for {
-		// Every defence must lose: pn is the sum of the defences' proof numbers, dn the
-		// least of their disproof numbers.
-		pn, dn, second := uint32(0), dfpnInf, dfpnInf
-		best, bestPN, win := -1, uint32(0), 0
-		for i := range n {
-			cpn, cdn, cwin := s.dtt.probe(p.childKey(int(buf[i].move), vctAttackKey), depth-1)
-			if cdn < dn {
-				second, dn, best, bestPN = dn, cdn, i, cpn
-			} else if cdn < second {
-				second = cdn
+		least, sum, second := dfpnInf, uint32(0), dfpnInf
+		best, bestSum, shortest, longest := -1, uint32(0), 0, 0
+		for i := range buf {
+			cpn, cdn, cwin := s.dtt.probe(p.childKey(int(buf[i].move), childRole), depth-1)
+			cLeast, cSum := cpn, cdn
+			if !attacker {
+				cLeast, cSum = cdn, cpn
 			}
-			pn = satAdd(pn, cpn)
-			win = max(win, cwin+1)
+			if attacker && cpn == 0 && (shortest == 0 || cwin+1 < shortest) {
+				shortest, s.vctMove[ply] = cwin+1, buf[i].move
+			}
+			longest = max(longest, cwin+1)
+			if cLeast < least {
+				second, least, best, bestSum = least, cLeast, i, cSum
+			} else if cLeast < second {
+				second = cLeast
+			}
+			sum = satAdd(sum, cSum)
 		}
-		if pn == 0 {
-			return s.dfpnProved(key, ply, win, -1)
+		pn, dn := least, sum
+		if !attacker {
+			pn, dn = sum, least
 		}
-		if dn == 0 {
+		switch {
+		case pn == 0 && attacker:
+			return s.dfpnProved(key, ply, shortest, s.vctMove[ply])
+		case pn == 0:
+			return s.dfpnProved(key, ply, longest, -1)
+		case dn == 0:
 			return s.dfpnDisproved(key, depth)
-		}
-		if pn >= thpn || dn >= thdn || s.dfpnOut() {
+		case least >= thLeast || sum >= thSum || s.dfpnOut():
 			s.dtt.store(key, pn, dn, 0, depth, -1)
 			return pn, dn, 0
 		}
-		cthpn := thpn
-		if thpn < dfpnInf {
-			cthpn = thpn - pn + bestPN
+		// The best child is searched until its number passes the second best's, and
+		// until the node's sum would reach its threshold.
+		cLeast, cSum := min(thLeast, dfpnNext(second)), thSum
+		if thSum < dfpnInf {
+			cSum = thSum - sum + bestSum
 		}
 		s.nodes++
 		p.make(int(buf[best].move))
-		s.dfpnAttack(ply+1, depth-1, base+n, cthpn, min(thdn, dfpnNext(second)))
+		if attacker {
+			s.dfpnDefend(ply+1, depth-1, base+n, cLeast, cSum)
+		} else {
+			s.dfpnAttack(ply+1, depth-1, base+n, cSum, cLeast)
+		}
 		p.unmake()
 	}
 }
