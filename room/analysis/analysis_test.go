@@ -169,3 +169,18 @@ func TestWinProbability(t *testing.T) {
 	assert.Greater(t, WinProbability(300), WinProbability(100))
 	assert.Less(t, WinProbability(-300), 0.5)
 }
+
+// TestAnalyseFindsALongVCT: in the last position of this game (from one lost to Rapfi)
+// the side to move wins by a VCT of about 21 plies, beyond the depth-first solver's 15;
+// the analysis engines' proof-number VCT (engine.Options.LongVCT) finds it within the
+// solver budget.
+func TestAnalyseFindsALongVCT(t *testing.T) {
+	g := game(t, "h8j7j5k9k10j10j9l8m7i8m8l7m6m5l9j11l5k4i7g9l6i11h12k5k6n6g11h10f8l4k3j12k13k11l11i13l10l12m13j13j14i10m12")
+	res, err := Analyse(context.Background(), direct{}, g, testBudget, nil, nil)
+	require.NoError(t, err)
+	require.Equal(t, StatusDone, res.Status)
+	last := res.Positions[len(g.Moves)]
+	require.NotNil(t, last.Forced, "%+v", last)
+	assert.Equal(t, "vct", last.Forced.Kind)
+	assert.GreaterOrEqual(t, last.Forced.Plies, 17)
+}
