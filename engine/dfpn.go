@@ -130,65 +130,45 @@ func (s *searcher) vctProve(depth, base int) int {
 // the plies to the five when it is proved.
 func (s *searcher) dfpnAttack(ply, depth, base int, thpn, thdn uint32) (uint32, uint32, int) {
 	p := &s.pos
-	me := int(p.side - 1)
-	op := 1 - me
 	key := p.vctKey(vctAttackKey)
-	if p.cnt[me][lvFive] > 0 {
-		return s.dfpnProved(key, ply, 1, -1)
+	win, end, forced := p.vctAttackEnd(ply, depth)
+	if win > 0 {
+		return s.dfpnProved(key, ply, win, -1)
+	}
+	if end {
+		return s.dfpnDisproved(key, depth)
 	}
 	buf := s.moves[base:]
-	n := 0
-	if c := p.cnt[op][lvFive]; c > 0 {
-		f := p.findLevel(op, lvFive, false)
-		if c >= 2 || !p.legal(f) {
-			return s.dfpnDisproved(key, depth)
-		}
-		buf[0] = scoredMove{int16(f), 0}
-		n = 1
-	} else if p.cnt[me][lvFlex] > 0 && p.findLevel(me, lvFlex, true) >= 0 {
-		return s.dfpnProved(key, ply, 3, -1)
-	}
-	if depth < 3 || ply+depth+2 >= maxPly {
+	n := 1
+	if forced >= 0 {
+		buf[0] = scoredMove{int16(forced), 0}
+	} else if n = s.vctThreats(buf); n == 0 {
 		return s.dfpnDisproved(key, depth)
 	}
-	if n == 0 {
-		n = s.vctThreats(buf)
-		sortMoves(buf[:n])
-	}
-	if n == 0 {
-		return s.dfpnDisproved(key, depth)
-	}
+	sortMoves(buf[:n])
 	return s.dfpnExpand(true, key, ply, depth, base, n, thpn, thdn)
 }
 
 // dfpnDefend searches a defender node like dfpnAttack an attacker node.
 func (s *searcher) dfpnDefend(ply, depth, base int, thpn, thdn uint32) (uint32, uint32, int) {
 	p := &s.pos
-	me := int(p.side - 1)
-	at := 1 - me
 	key := p.vctKey(vctDefendKey)
-	if p.cnt[me][lvFive] > 0 {
+	win, end, forced := p.vctDefendEnd(depth)
+	if win > 0 {
+		return s.dfpnProved(key, ply, win, -1)
+	}
+	if end {
 		return s.dfpnDisproved(key, depth)
 	}
 	buf := s.moves[base:]
-	n := 0
-	if c := p.cnt[at][lvFive]; c > 0 {
-		f := p.findLevel(at, lvFive, false)
-		if c >= 2 || !p.legal(f) {
-			return s.dfpnProved(key, ply, 2, -1)
-		}
-		buf[0] = scoredMove{int16(f), 0}
-		n = 1
-	} else {
-		if p.cnt[at][lvFlex] == 0 || depth < 4 || p.findLevel(at, lvFlex, true) < 0 {
-			return s.dfpnDisproved(key, depth)
-		}
-		n = s.vctDefenceMoves(buf)
-		if n == 0 { // no legal defence: the attacker makes its straight four and fives
-			return s.dfpnProved(key, ply, 4, -1)
-		}
-		sortMoves(buf[:n])
+	n := 1
+	if forced >= 0 {
+		buf[0] = scoredMove{int16(forced), 0}
+	} else if n = s.vctDefenceMoves(buf); n == 0 {
+		// No legal defence: the attacker makes its straight four and fives.
+		return s.dfpnProved(key, ply, 4, -1)
 	}
+	sortMoves(buf[:n])
 	return s.dfpnExpand(false, key, ply, depth, base, n, thpn, thdn)
 }
 
@@ -208,7 +188,7 @@ func (s *searcher) dfpnExpand(attacker bool, key uint64, ply, depth, base, n int
 	}
 	for {
 		least, sum, second := dfpnInf, uint32(0), dfpnInf
-		best, bestSum, shortest, longest := -1, uint32(0), 0, 0
+		best, bestSum, shortest, longest, proving := -1, uint32(0), 0, 0, int16(-1)
 		for i := range buf {
 			cpn, cdn, cwin := s.dtt.probe(p.childKey(int(buf[i].move), childRole), depth-1)
 			cLeast, cSum := cpn, cdn
@@ -216,7 +196,7 @@ func (s *searcher) dfpnExpand(attacker bool, key uint64, ply, depth, base, n int
 				cLeast, cSum = cdn, cpn
 			}
 			if attacker && cpn == 0 && (shortest == 0 || cwin+1 < shortest) {
-				shortest, s.vctMove[ply] = cwin+1, buf[i].move
+				shortest, proving = cwin+1, buf[i].move
 			}
 			longest = max(longest, cwin+1)
 			if cLeast < least {
@@ -232,7 +212,7 @@ func (s *searcher) dfpnExpand(attacker bool, key uint64, ply, depth, base, n int
 		}
 		switch {
 		case pn == 0 && attacker:
-			return s.dfpnProved(key, ply, shortest, s.vctMove[ply])
+			return s.dfpnProved(key, ply, shortest, proving)
 		case pn == 0:
 			return s.dfpnProved(key, ply, longest, -1)
 		case dn == 0:

@@ -72,9 +72,7 @@ func TestBothVCTSolversFindMore(t *testing.T) {
 // against every defence.
 func TestBothVCTSolversFindTheLongWin(t *testing.T) {
 	bd := movesFileBoards(t, "testdata/rapfi-losses.txt")[107]
-	df := New(Options{HashMiB: 1})
-	df.s.cfg.vctSolver = vctDepthFirst
-	_, ok := df.Solve(context.Background(), bd, 200_000, true)
+	_, ok := New(Options{HashMiB: 1}).Solve(context.Background(), bd, 200_000, true)
 	assert.False(t, ok, "the depth-first VCT alone")
 
 	fw, ok := New(Options{HashMiB: 1, LongVCT: true}).Solve(context.Background(), bd, 6_000, true)

@@ -6,28 +6,74 @@ package engine
 // every open three, and every four-in-waiting) or a four of its own; all of them must
 // lose. The attacker tries a VCF first at each of its nodes.
 
+// The rules that decide a VCT node before any of its moves is tried, shared by the
+// depth-first VCT (here) and the proof-number VCT (dfpn.go), so that both search the
+// same tree.
+
+// vctAttackEnd decides an attacker node (the side to move attacks) from the fives,
+// the straight-four points and the depth left: it returns the plies to the five of a
+// win (win > 0), or end set when the attacker has none within depth, or else the
+// opponent's five point the attacker must block (forced; -1 when there is none).
+func (p *position) vctAttackEnd(ply, depth int) (win int, end bool, forced int) {
+	me := int(p.side - 1)
+	op := 1 - me
+	if p.cnt[me][lvFive] > 0 {
+		return 1, false, -1
+	}
+	forced = -1
+	if n := p.cnt[op][lvFive]; n > 0 {
+		if n >= 2 {
+			return 0, true, -1
+		}
+		forced = p.findLevel(op, lvFive, false)
+		if !p.legal(forced) {
+			return 0, true, -1
+		}
+	} else if p.cnt[me][lvFlex] > 0 && p.findLevel(me, lvFlex, true) >= 0 {
+		return 3, false, -1
+	}
+	if depth < 3 || ply+depth+2 >= maxPly {
+		return 0, true, -1
+	}
+	return 0, false, forced
+}
+
+// vctDefendEnd decides a defender node (the side to move defends) like vctAttackEnd an
+// attacker node: it returns the plies to the attacker's five when the defender cannot
+// stop it (win > 0), or end set when there is no threat to answer within depth (or
+// the defender has a five), or else the attacker's five point the defender must
+// block (forced; -1 when the threat is an open three, answered by every defence).
+func (p *position) vctDefendEnd(depth int) (win int, end bool, forced int) {
+	me := int(p.side - 1)
+	at := 1 - me
+	if p.cnt[me][lvFive] > 0 {
+		return 0, true, -1
+	}
+	if n := p.cnt[at][lvFive]; n > 0 {
+		if n >= 2 {
+			return 2, false, -1
+		}
+		f := p.findLevel(at, lvFive, false)
+		if !p.legal(f) {
+			return 2, false, -1
+		}
+		return 0, false, f
+	}
+	if p.cnt[at][lvFlex] == 0 || depth < 4 || p.findLevel(at, lvFlex, true) < 0 {
+		return 0, true, -1
+	}
+	return 0, false, -1
+}
+
 // vctAttack returns the plies to the five if the side to move (the attacker) wins by
 // continuous threats within depth plies, or 0. base indexes the free move stack.
 func (s *searcher) vctAttack(ply, depth, base int) int {
 	p := &s.pos
-	me := int(p.side - 1)
-	op := 1 - me
-	if p.cnt[me][lvFive] > 0 {
-		return 1
+	win, end, forced := p.vctAttackEnd(ply, depth)
+	if win > 0 {
+		return win
 	}
-	forced := -1
-	if n := p.cnt[op][lvFive]; n > 0 {
-		if n >= 2 {
-			return 0
-		}
-		forced = p.findLevel(op, lvFive, false)
-		if !p.legal(forced) {
-			return 0
-		}
-	} else if p.cnt[me][lvFlex] > 0 && p.findLevel(me, lvFlex, true) >= 0 {
-		return 3
-	}
-	if depth < 3 || s.nodes >= s.vctStop || s.stopped || ply+depth+2 >= maxPly {
+	if end || s.nodes >= s.vctStop || s.stopped {
 		return 0
 	}
 	if s.nodes >= s.nextPoll {
@@ -158,29 +204,21 @@ func (s *searcher) vctPlay(m, ply, depth, base int) int {
 // move (the defender) loses, or 0.
 func (s *searcher) vctDefend(ply, depth, base int) int {
 	p := &s.pos
-	me := int(p.side - 1)
-	at := 1 - me
-	if p.cnt[me][lvFive] > 0 {
+	win, end, forced := p.vctDefendEnd(depth)
+	if win > 0 {
+		return win
+	}
+	if end {
 		return 0
 	}
-	if n := p.cnt[at][lvFive]; n > 0 {
-		if n >= 2 {
-			return 2
-		}
-		f := p.findLevel(at, lvFive, false)
-		if !p.legal(f) {
-			return 2
-		}
+	if forced >= 0 {
 		s.nodes++
-		p.make(f)
+		p.make(forced)
 		d := s.vctAttack(ply+1, depth-1, base)
 		p.unmake()
 		if d > 0 {
 			return d + 1
 		}
-		return 0
-	}
-	if p.cnt[at][lvFlex] == 0 || depth < 4 || p.findLevel(at, lvFlex, true) < 0 {
 		return 0
 	}
 	key := p.vctKey(vctDefendKey)
