@@ -17,9 +17,8 @@ package engine
 // is refuted by the VCF found again (refutedByVCF): the node may then claim the loss.
 
 const (
-	defenceNodes    = 20 // VCF node budget of the check
-	defenceDepth    = 9  // plies of the VCF looked for (up to five fours)
-	defenceMinDepth = 3  // remaining depth from which the check is made
+	defenceNodes = 20 // VCF node budget of the check
+	defenceDepth = 9  // plies of the VCF looked for (up to five fours)
 )
 
 // defenceLine is a found opponent VCF: its points, -1 padded.

@@ -25,6 +25,9 @@ type Options struct {
 	// where there is no win (docs/engine.md, "Proof-number VCT"). Default false: the
 	// puzzle trainer's short wins do not need it; post-game analysis sets it.
 	LongVCT bool
+	// Search sets the selective search's pruning and reductions (nil:
+	// DefaultSearchParams); each field is clamped into its range. For tuning.
+	Search *SearchParams
 }
 
 // DefaultHashMiB is the transposition table size used when Options.HashMiB is 0.
@@ -42,13 +45,16 @@ func New(opts Options) *Engine {
 	if opts.HashMiB <= 0 {
 		opts.HashMiB = DefaultHashMiB
 	}
-	s := &searcher{tt: newTransTable(opts.HashMiB), rng: opts.Rand}
+	s := &searcher{tt: newTransTable(opts.HashMiB), rng: opts.Rand, par: defaultParams}
+	if opts.Search != nil {
+		s.par = newSearchParams(*opts.Search)
+	}
 	s.pos.evals = opts.Eval
 	if opts.LongVCT {
 		s.cfg.vctSolver = vctBoth
 	}
 	if t := min(opts.Threads, maxThreads); t > 1 {
-		s.helpers = newHelpers(t-1, s.tt, opts.Eval)
+		s.helpers = newHelpers(t-1, s.tt, opts.Eval, s.par)
 	}
 	return &Engine{s: s}
 }

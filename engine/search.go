@@ -50,6 +50,7 @@ type searcher struct {
 	pos     position
 	tt      *transTable
 	cfg     searchConfig
+	par     *searchParams // pruning and reduction settings (params.go)
 	history [2][numCells]int32
 	killers [maxPly + 1][2]int16
 	moves   [stackSize]scoredMove
@@ -240,7 +241,7 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 	me := int(p.side - 1)
 	var defence defenceLine
 	threatened := false
-	if !s.cfg.noDefence && !s.cfg.noPrune && !s.cfg.noVCF && depth >= defenceMinDepth {
+	if !s.cfg.noDefence && !s.cfg.noPrune && !s.cfg.noVCF && depth >= s.par.DefenceDepth {
 		defence, threatened = s.opponentVCF(ply)
 		if s.stopped {
 			return 0
@@ -254,7 +255,7 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 
 	// Internal iterative reduction: a node without a TT move is searched one ply
 	// shallower (its ordering is a guess; a later iteration finds the move in the TT).
-	if !s.cfg.noIIR && ttMove < 0 && depth >= 4 && !s.cfg.noPrune {
+	if !s.cfg.noIIR && ttMove < 0 && depth >= s.par.IIRDepth && !s.cfg.noPrune {
 		depth--
 	}
 
@@ -301,7 +302,7 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 		// Late move pruning: at shallow non-PV nodes, quiet moves far down the ordered
 		// list are skipped (once some move has been searched and does not lose).
 		if !s.cfg.noPrune && !s.cfg.noLMP && !pvNode && quiet && best > -MateThreshold {
-			if (!s.cfg.lmp2 && depth <= 3 && i >= 4+4*depth*depth) ||
+			if (!s.cfg.lmp2 && depth <= s.par.LMPDepth && i >= s.par.LMPMoves+s.par.LMPScale*depth*depth) ||
 				(s.cfg.lmp2 && depth <= 5 && i >= 3+2*depth*depth) {
 				continue
 			}
@@ -313,9 +314,9 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 			v = -s.search(-beta, -alpha, depth-1, ply+1, base+n, pvNode)
 		} else {
 			r := 0
-			if !s.cfg.noPrune && depth >= 3 && i >= 3 && quiet {
+			if !s.cfg.noPrune && depth >= 3 && i >= s.par.LMRStart && quiet {
 				r = s.reduction(depth, i, pvNode, m, ply)
-			} else if !s.cfg.noThreeLMR && !s.cfg.noPrune && depth >= 3 && i >= 3 && p.lvl[m][me] < lvFour && p.lvl[m][1-me] < lvFourThree {
+			} else if !s.cfg.noThreeLMR && !s.cfg.noPrune && depth >= 3 && i >= s.par.LMRStart && p.lvl[m][me] < lvFour && p.lvl[m][1-me] < lvFourThree {
 				r = max(s.reduction(depth, i, pvNode, m, ply)-1, 0)
 			}
 

@@ -1,7 +1,5 @@
 package engine
 
-import "math"
-
 // Selectivity: the pruning and reductions that let the search reach depth in the
 // quiet middle game, where most candidates are points no strong player would look at.
 //
@@ -29,26 +27,9 @@ import "math"
 // four-three played at once) and then none were each stronger in self-play
 // (docs/strength/).
 
-const (
-	rfpDepth    = 6
-	rfpMargin   = 70 // centi-stones per ply of remaining depth
-	razorMargin = 150
-	nmpDepth    = 3
-)
-
 // nullKey is xored into the hash while a null move is made: the side to move no
 // longer follows from the stone count.
 const nullKey uint64 = 0x6A09E667F3BCC909
-
-// lmrTable[d][i] is the reduction of the i-th move at depth d (before adjustments).
-var lmrTable = func() (t [64][64]int8) {
-	for d := 1; d < 64; d++ {
-		for i := 1; i < 64; i++ {
-			t[d][i] = int8(0.5 + math.Log(float64(d))*math.Log(float64(i))/1.5)
-		}
-	}
-	return t
-}()
 
 // reduction returns the plies by which the quiet i-th move m at depth is reduced.
 func (s *searcher) reduction(depth, i int, pvNode bool, m, ply int) int {
@@ -62,7 +43,7 @@ func (s *searcher) reduction(depth, i int, pvNode bool, m, ply int) int {
 		}
 		return min(r, depth-2)
 	}
-	r := int(lmrTable[min(depth, 63)][min(i, 63)])
+	r := int(s.par.lmr[min(depth, 63)][min(i, 63)])
 	if pvNode {
 		r--
 	}
@@ -92,18 +73,18 @@ func (s *searcher) prune(alpha, beta Score, depth, ply, base int) (Score, bool) 
 	}
 	ev := p.evaluate()
 	if !s.cfg.noRFP {
-		if depth <= rfpDepth && ev-Score(rfpMargin*depth) >= beta {
+		if depth <= s.par.RFPDepth && ev-Score(s.par.RFPMargin*depth) >= beta {
 			return ev, true
 		}
-		if depth <= 2 && ev+Score(razorMargin*depth) <= alpha &&
+		if depth <= 2 && ev+Score(s.par.RazorMargin*depth) <= alpha &&
 			p.cnt[me][lvFour] == 0 && !p.threat(me) {
 			return ev, true
 		}
 	}
-	if !s.cfg.noNMP && depth >= nmpDepth && ev >= beta && !s.nullAt[ply] {
-		r := 3
+	if !s.cfg.noNMP && depth >= s.par.NullMoveDepth && ev >= beta && !s.nullAt[ply] {
+		r := s.par.NullMoveReduction
 		if depth >= 12 {
-			r = 4
+			r++
 		}
 		p.side = 3 - p.side
 		p.hash ^= nullKey

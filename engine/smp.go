@@ -36,10 +36,10 @@ type helper struct {
 }
 
 // newHelpers returns n helpers sharing tt.
-func newHelpers(n int, tt *transTable, evals *EvalTables) []*helper {
+func newHelpers(n int, tt *transTable, evals *EvalTables, par *searchParams) []*helper {
 	hs := make([]*helper, n)
 	for i := range hs {
-		s := &searcher{tt: tt}
+		s := &searcher{tt: tt, par: par}
 		s.pos.evals = evals
 		hs[i] = &helper{s: s}
 		s.published = &hs[i].nodes
