@@ -4,6 +4,8 @@
 //	gomoku puzzles  run the tactical puzzle suite
 //	gomoku bench    the classroom node-count table (minimax, alpha-beta, ordering, TT, engine)
 //	gomoku play     play against the AI in the terminal
+//	gomoku tune     self-play games and Texel tuning of the evaluation tables
+//	gomoku spsa     tune the search settings by SPSA self-play
 //	gomoku load     load-test a server on this machine (see package internal/load)
 //
 // Players are written level:NAME (beginner … master), baseline, mcts or
@@ -34,6 +36,7 @@ var commands = map[string]command{
 	"puzzles": {"run the tactical puzzle suite", runPuzzles},
 	"bench":   {"node counts: minimax, alpha-beta, ordering, TT and the engine at equal depth", runBench},
 	"play":    {"play against the AI in the terminal", runPlay},
+	"spsa":    {"tune the search settings by SPSA self-play (a checkpointed log)", runSPSA},
 	"tune":    {"self-play games for evaluation tuning (-gen) and Texel tuning of the evaluation tables", runTune},
 	"load":    {"load-test a server on this machine (WebSocket games, spectators, churn, idle memory)", load.Main},
 }

@@ -61,16 +61,7 @@ func runMatch(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err != nil {
 		return fmt.Errorf("%w: -b: %v", errUsage, err)
 	}
-	var src io.Reader = strings.NewReader(engine.OpeningsText())
-	if *openings != "" {
-		f, err := os.Open(*openings)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		src = f
-	}
-	ops, err := match.ParseOpenings(src, *size, rule)
+	ops, err := loadOpenings(*openings, *size, rule)
 	if err != nil {
 		return err
 	}
@@ -84,9 +75,7 @@ func runMatch(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	var bar *progressbar.ProgressBar
 	if !*quiet {
-		bar = progressbar.NewOptions(*games, progressbar.OptionSetWriter(stderr), progressbar.OptionShowCount(),
-			progressbar.OptionSetDescription(fmt.Sprintf("%s vs %s", *a, *b)), progressbar.OptionSetWidth(30),
-			progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(200*time.Millisecond))
+		bar = newBar(stderr, *games, fmt.Sprintf("%s vs %s", *a, *b))
 	}
 	cfg := match.Config{
 		A: fa.New, B: fb.New, Games: *games, Openings: ops, Size: *size, Rule: rule,
@@ -114,7 +103,6 @@ func runMatch(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	sum, err := match.Run(ctx, cfg)
 	if bar != nil {
 		_ = bar.Finish()
-		fmt.Fprintln(stderr)
 	}
 	printSummary(stdout, *a, *b, sum, sprt, time.Since(start))
 	tc := timeControl(*moveTime, *clock, *inc)
@@ -191,4 +179,18 @@ func printSummary(w io.Writer, a, b string, s match.Summary, sprt *stats.SPRT, t
 		l, u := sprt.Bounds()
 		fmt.Fprintf(w, "SPRT elo0=%g elo1=%g alpha=%g beta=%g: LLR %.2f (bounds %.2f, %.2f): %s\n", sprt.Elo0, sprt.Elo1, sprt.Alpha, sprt.Beta, s.LLR, l, u, s.SPRT)
 	}
+}
+
+// loadOpenings reads the openings file at path ("": the shipped balanced set).
+func loadOpenings(path string, size int, rule engine.Rule) ([]match.Opening, error) {
+	var src io.Reader = strings.NewReader(engine.OpeningsText())
+	if path != "" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		src = f
+	}
+	return match.ParseOpenings(src, size, rule)
 }

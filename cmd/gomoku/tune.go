@@ -86,7 +86,7 @@ func runTuneFit(data, out string, init *engine.EvalTables, seed uint64, tc tune.
 		if quiet {
 			return nil
 		}
-		return newTuneBar(stderr, n, desc)
+		return newBar(stderr, n, desc)
 	}
 	bar := newBar(len(games), "positions")
 	rd, err := tune.Samples(games, seed, func() {
@@ -167,7 +167,7 @@ func runTuneGen(ctx context.Context, cfg tune.GenConfig, path string, want int, 
 	}
 	var bar *progressbar.ProgressBar
 	if !quiet && have < want {
-		bar = newTuneBar(stderr, want, "self-play")
+		bar = newBar(stderr, want, "self-play")
 		_ = bar.Set(have)
 	}
 	for i := have; i < want; i++ {
@@ -215,8 +215,8 @@ func countGames(path string) (int, error) {
 	return n, sc.Err()
 }
 
-// newTuneBar returns a progress bar of n steps on w.
-func newTuneBar(w io.Writer, n int, desc string) *progressbar.ProgressBar {
+// newBar returns the tools' progress bar: n steps on w, a new line when complete.
+func newBar(w io.Writer, n int, desc string) *progressbar.ProgressBar {
 	return progressbar.NewOptions(n, progressbar.OptionSetWriter(w), progressbar.OptionShowCount(),
 		progressbar.OptionSetDescription(desc), progressbar.OptionSetWidth(30),
 		progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(200*time.Millisecond),
