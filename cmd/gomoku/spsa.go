@@ -115,11 +115,36 @@ func runSPSA(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	}
 	wg.Wait()
 	_ = bar.Finish()
-	fmt.Fprintf(stdout, "after %d of %d iterations:\n", t.Done(), t.Iterations())
-	for i, v := range t.Theta() {
-		fmt.Fprintf(stdout, "%s %d (%.2f, start %g)\n", params[i].Name, int(math.Round(v)), v, params[i].Start)
+	if firstEr != nil {
+		return firstEr
 	}
-	return firstEr
+	return printSPSA(stdout, *logPath, params)
+}
+
+// printSPSA prints where the run in the log stands: per parameter the mean of θ over
+// the second half of the applied iterations (the tuned value), the last θ and the
+// start.
+func printSPSA(w io.Writer, logPath string, params []spsa.Param) error {
+	f, err := os.Open(logPath)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	l, err := spsa.ReadLog(f)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "after %d of %d iterations (plus side %+g over them): name, mean of the second half (rounded, exact), last, start\n",
+		l.Done, l.Iterations, l.Results)
+	mean := l.MeanTheta()
+	for i, p := range params {
+		if mean == nil {
+			fmt.Fprintf(w, "%s %g\n", p.Name, p.Start)
+			continue
+		}
+		fmt.Fprintf(w, "%s %d (%.2f) last %.2f start %g\n", p.Name, int(math.Round(mean[i])), mean[i], l.Theta[i], p.Start)
+	}
+	return nil
 }
 
 // readSPSAParams reads the parameter file and checks each name and range against

@@ -20,6 +20,7 @@ func TestSPSAResumes(t *testing.T) {
 		code, out, errs := runCmd(t, "", "spsa", "-params", params, "-log", log, "-iterations", "4", "-nodes", "5000", "-seed", "5")
 		require.Equal(t, 0, code, errs)
 		require.Contains(t, out, "after 4 of 4 iterations")
+		require.Regexp(t, `RFPMargin \d+ \(\d+\.\d\d\) last \d+\.\d\d start 70`, out)
 		return out
 	}
 	whole := filepath.Join(dir, "whole.log")

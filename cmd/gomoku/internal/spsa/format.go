@@ -112,6 +112,24 @@ type Log struct {
 	// Results sums the results of the applied iterations (the Plus side's wins
 	// minus losses).
 	Results float64
+	thetas  [][]float64 // θ after each applied iteration, in order
+}
+
+// MeanTheta returns θ averaged over the second half of the applied iterations (nil:
+// none applied). SPSA's last θ still moves with the noise of the last games; the mean
+// of its path over the second half (Polyak averaging) is the steadier estimate.
+func (l Log) MeanTheta() []float64 {
+	if len(l.thetas) == 0 {
+		return nil
+	}
+	tail := l.thetas[len(l.thetas)/2:]
+	mean := make([]float64, len(tail[0]))
+	for _, th := range tail {
+		for i, v := range th {
+			mean[i] += v / float64(len(tail))
+		}
+	}
+	return mean
 }
 
 // ReadLog reads a log. A last line cut short (the run killed while writing it) is
@@ -153,6 +171,7 @@ func ReadLog(r io.Reader) (Log, error) {
 				return l, fmt.Errorf("%w: line %d: %v", ErrLog, ln, err)
 			}
 			l.Theta, l.Results = theta, l.Results+res
+			l.thetas = append(l.thetas, theta)
 			l.Done++
 			l.NextK = max(l.NextK, k+1)
 		default:

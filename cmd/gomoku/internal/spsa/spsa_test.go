@@ -156,9 +156,11 @@ func TestLogRoundTrip(t *testing.T) {
 	assert.False(t, l.SameRun(ps[:1], 50, 3))
 
 	results := []float64{2, -1, 0, 1}
+	var thetas [][]float64
 	for k, r := range results {
 		st := tu.Perturb(k, 3)
 		tu.Update(st, r)
+		thetas = append(thetas, tu.Theta())
 		require.NoError(t, WriteStep(&buf, st, r, tu.Theta()))
 	}
 	full := buf.String()
@@ -173,6 +175,14 @@ func TestLogRoundTrip(t *testing.T) {
 			assert.InDelta(t, v, l.Theta[i], 1e-4)
 		}
 	}
+
+	// The mean over the second half: steps 2 and 3.
+	mean := l.MeanTheta()
+	require.Len(t, mean, 2)
+	for i := range mean {
+		assert.InDelta(t, (thetas[2][i]+thetas[3][i])/2, mean[i], 1e-9)
+	}
+	assert.Nil(t, Log{}.MeanTheta())
 
 	// A resumed tuner goes on from the log's θ.
 	tu2, err := New(ps, 50)
@@ -190,6 +200,7 @@ func TestLogRoundTrip(t *testing.T) {
 		"short step":     "gomoku-spsa 1\niterations 5\nseed 1\nparam a 1 0 2 1 1\nk 0 result 1 plus 1 minus 1\n",
 		"bad result":     "gomoku-spsa 1\niterations 5\nseed 1\nparam a 1 0 2 1 1\nk 0 result 3 plus 1 minus 1 theta 1\n",
 		"bad theta":      "gomoku-spsa 1\niterations 5\nseed 1\nparam a 1 0 2 1 1\nk 0 result 1 plus 1 minus 1 theta NaN\n",
+		"theta count":    "gomoku-spsa 1\niterations 5\nseed 1\nparam a 1 0 2 1 1\nk 0 result 1 plus 1 minus 1 theta 1\nk 1 result 1 plus 1 minus 1 theta 1 2\n",
 		"unknown line":   "gomoku-spsa 1\niterations 5\nseed 1\nparam a 1 0 2 1 1\nfoo\n",
 	} {
 		_, err := ReadLog(strings.NewReader(text))
