@@ -26,7 +26,8 @@ type Options struct {
 	// puzzle trainer's short wins do not need it; post-game analysis sets it.
 	LongVCT bool
 	// Search sets the selective search's pruning and reductions (nil:
-	// DefaultSearchParams); each field is clamped into its range. For tuning.
+	// DefaultSearchParams); each field is clamped into its range. For tuning; the
+	// levels with the plain search keep their own.
 	Search *SearchParams
 }
 
@@ -89,5 +90,8 @@ func (e *Engine) setLevel(l Level) {
 		c := &e.s.cfg
 		c.noRFP, c.noNMP, c.stepLMR, c.noThreeLMR, c.noIIR, c.noDefence = true, true, true, true, true, true
 		c.leafVCF = 40
+		// The plain search reads only late move pruning and the first reduced move
+		// from the settings; the levels keep the values they were calibrated with.
+		e.s.par = plainParams
 	}
 }

@@ -10,7 +10,8 @@ import (
 // (selective.go, search.go, defence.go). DefaultSearchParams gives the values the
 // engine plays with; other values are for tuning them (`gomoku spsa`). Every field is
 // an integer so that a tuner can step through them; Options.Search clamps each into
-// its range (SearchParamRanges).
+// its range (SearchParamRanges). The levels with the plain search (Level.PlainSearch)
+// keep the settings they were calibrated with.
 type SearchParams struct {
 	// RFPDepth is the deepest remaining depth at which reverse futility pruning
 	// applies (default 6).
@@ -148,3 +149,13 @@ func newSearchParams(p SearchParams) *searchParams {
 
 // defaultParams are the default settings, resolved once; read-only.
 var defaultParams = newSearchParams(DefaultSearchParams())
+
+// plainParams are the settings of the levels with the plain search (Level.PlainSearch),
+// those they were calibrated with, whatever the tuned defaults; read-only.
+var plainParams = newSearchParams(SearchParams{
+	RFPDepth: 6, RFPMargin: 70, RazorMargin: 150,
+	NullMoveDepth: 3, NullMoveReduction: 3,
+	LMRBase: 50, LMRDivisor: 150, LMRStart: 3,
+	LMPDepth: 3, LMPMoves: 4, LMPScale: 4,
+	IIRDepth: 4, DefenceDepth: 3,
+})

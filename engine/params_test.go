@@ -87,3 +87,19 @@ func TestSearchParamsUsed(t *testing.T) {
 		assert.NotEqual(t, ref.Nodes, search(&p).Nodes, name)
 	}
 }
+
+// TestPlainLevelsKeepTheirSettings: a level with the plain search plays with the
+// settings it was calibrated with, whatever Options.Search says.
+func TestPlainLevelsKeepTheirSettings(t *testing.T) {
+	p := DefaultSearchParams()
+	p.LMPMoves, p.LMRStart = 1, 1
+	for _, l := range Levels() {
+		e := New(Options{HashMiB: 1, Search: &p})
+		e.setLevel(l)
+		if l.PlainSearch {
+			assert.Same(t, plainParams, e.s.par, l.Name)
+		} else {
+			assert.Equal(t, 1, e.s.par.LMPMoves, l.Name)
+		}
+	}
+}
