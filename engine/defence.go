@@ -4,7 +4,7 @@ package engine
 //
 // Without a leaf VCF the static evaluation does not see an opponent's win by
 // continuous fours, and reverse futility or the null move may cut a node whose side
-// to move is already lost to one. So at an interior node with three plies or more to
+// to move is already lost to one. So at an interior node with DefenceDepth plies or more to
 // go (nearer the horizon the check cost more depth than it gained) where the opponent
 // has a four to play (and no open three, which the threat-aware generation already
 // answers), a small VCF search is run for the opponent as if it were to move. When

@@ -49,11 +49,11 @@ type SearchParams struct {
 // DefaultSearchParams returns the search settings the engine plays with.
 func DefaultSearchParams() SearchParams {
 	return SearchParams{
-		RFPDepth: 6, RFPMargin: 70, RazorMargin: 150,
+		RFPDepth: 7, RFPMargin: 62, RazorMargin: 143,
 		NullMoveDepth: 3, NullMoveReduction: 3,
-		LMRBase: 50, LMRDivisor: 150, LMRStart: 3,
-		LMPDepth: 3, LMPMoves: 4, LMPScale: 4,
-		IIRDepth: 4, DefenceDepth: 3,
+		LMRBase: 43, LMRDivisor: 135, LMRStart: 1,
+		LMPDepth: 5, LMPMoves: 2, LMPScale: 1,
+		IIRDepth: 5, DefenceDepth: 6,
 	}
 }
 

@@ -9,17 +9,17 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestDefaultReductionTable: the default settings give the reduction table the
-// search was tuned with, 0.5 + ln d · ln i / 1.5 rounded down.
+// TestDefaultReductionTable: the default settings give the reduction table
+// 0.43 + ln d · ln i / 1.35 rounded down.
 func TestDefaultReductionTable(t *testing.T) {
 	for _, c := range []struct{ d, i, r int }{
-		{1, 1, 0}, {3, 3, 1}, {4, 8, 2}, {6, 10, 3}, {10, 20, 5}, {20, 40, 7}, {63, 63, 11},
+		{1, 1, 0}, {3, 3, 1}, {4, 8, 2}, {6, 10, 3}, {10, 20, 5}, {20, 40, 8}, {63, 63, 13},
 	} {
 		assert.Equal(t, c.r, int(defaultParams.lmr[c.d][c.i]), "d %d i %d", c.d, c.i)
 	}
 	for d := 1; d < 64; d++ {
 		for i := 1; i < 64; i++ {
-			want := int8(0.5 + math.Log(float64(d))*math.Log(float64(i))/1.5)
+			want := int8(0.43 + math.Log(float64(d))*math.Log(float64(i))/1.35)
 			require.Equal(t, want, defaultParams.lmr[d][i], "d %d i %d", d, i)
 		}
 	}
