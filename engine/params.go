@@ -14,12 +14,12 @@ import (
 // keep the settings they were calibrated with.
 type SearchParams struct {
 	// RFPDepth is the deepest remaining depth at which reverse futility pruning
-	// applies (default 6).
+	// applies (default 7).
 	RFPDepth int
 	// RFPMargin is reverse futility's margin per ply of remaining depth, in
-	// centi-stones (default 70).
+	// centi-stones (default 62).
 	RFPMargin int
-	// RazorMargin is razoring's margin per ply at depth 1-2 (default 150).
+	// RazorMargin is razoring's margin per ply at depth 1-2 (default 143).
 	RazorMargin int
 	// NullMoveDepth is the least remaining depth at which a null move is tried
 	// (default 3).
@@ -30,23 +30,24 @@ type SearchParams struct {
 	// LMRBase and LMRDivisor, in hundredths, shape the late move reductions: the i-th
 	// move at depth d is reduced by LMRBase/100 + ln d · ln i / (LMRDivisor/100) plies,
 	// rounded down, before the adjustments for PV nodes, killers and threes (defaults
-	// 50 and 150).
+	// 43 and 135).
 	LMRBase, LMRDivisor int
-	// LMRStart is the index (from 0) of the first move that may be reduced (default 3).
+	// LMRStart is the index (from 0) of the first move that may be reduced (default 1).
 	LMRStart int
 	// LMPDepth, LMPMoves and LMPScale set late move pruning: at a non-PV node with at
 	// most LMPDepth plies to go, quiet moves from index LMPMoves + LMPScale·depth² on
-	// are skipped (defaults 3, 4 and 4).
+	// are skipped (defaults 5, 2 and 1).
 	LMPDepth, LMPMoves, LMPScale int
 	// IIRDepth is the least depth at which a node without a TT move is searched one
-	// ply shallower (internal iterative reduction; default 4).
+	// ply shallower (internal iterative reduction; default 5).
 	IIRDepth int
 	// DefenceDepth is the least remaining depth at which a node checks the opponent's
-	// VCF (the in-tree defence; default 3).
+	// VCF (the in-tree defence; default 6).
 	DefenceDepth int
 }
 
-// DefaultSearchParams returns the search settings the engine plays with.
+// DefaultSearchParams returns the search settings the engine plays with: tuned together
+// by SPSA self-play (docs/strength/, "SPSA tuning of the search settings").
 func DefaultSearchParams() SearchParams {
 	return SearchParams{
 		RFPDepth: 7, RFPMargin: 62, RazorMargin: 143,
