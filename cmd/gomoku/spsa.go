@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -176,54 +177,47 @@ func readSPSAParams(path string) ([]spsa.Param, error) {
 }
 
 // openSPSALog opens the log for appending: a new one gets the run's header, an
-// existing one must be of the same run and restores the tuner. It returns the first
-// iteration number to play: one past the highest in the log.
+// existing one must be of the same run and restores the tuner (a line cut short by a
+// killed run is dropped). It returns the first iteration number to play: one past the
+// highest in the log.
 func openSPSALog(path string, t *spsa.Tuner, seed uint64) (*os.File, int, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, 0, err
 	}
-	st, err := f.Stat()
-	if err == nil && st.Size() == 0 {
-		err = spsa.WriteHeader(f, t, seed)
-	}
-	if err != nil || st.Size() == 0 {
-		if err != nil {
-			f.Close()
-		}
-		return f, 0, err
-	}
-	l, err := spsa.ReadLog(f)
-	if err == nil && !l.SameRun(t.Params(), t.Iterations(), seed) {
-		err = fmt.Errorf("%w: %s is the log of another run (parameters, iterations or seed differ)", spsa.ErrLog, path)
-	}
-	if err == nil && l.Theta != nil {
-		err = t.Restore(l.Theta, l.Done)
-	}
-	if err == nil {
-		// Drop a line cut short by a killed run before appending.
-		err = truncateToLastLine(f)
-	}
+	next, err := resumeSPSALog(f, path, t, seed)
 	if err != nil {
 		f.Close()
 		return nil, 0, err
 	}
-	return f, l.NextK, nil
+	return f, next, nil
 }
 
-// truncateToLastLine cuts f after its last newline and moves to the end.
-func truncateToLastLine(f *os.File) error {
-	data, err := os.ReadFile(f.Name())
+// resumeSPSALog reads the log once and leaves f at the end of its last whole line.
+func resumeSPSALog(f *os.File, path string, t *spsa.Tuner, seed uint64) (int, error) {
+	data, err := io.ReadAll(f)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	n := len(data)
-	for n > 0 && data[n-1] != '\n' {
-		n--
+	if len(data) == 0 {
+		return 0, spsa.WriteHeader(f, t, seed)
 	}
-	if err := f.Truncate(int64(n)); err != nil {
-		return err
+	l, err := spsa.ReadLog(bytes.NewReader(data))
+	if err != nil {
+		return 0, err
 	}
-	_, err = f.Seek(int64(n), io.SeekStart)
-	return err
+	if !l.SameRun(t.Params(), t.Iterations(), seed) {
+		return 0, fmt.Errorf("%w: %s is the log of another run (parameters, iterations or seed differ)", spsa.ErrLog, path)
+	}
+	if l.Theta != nil {
+		if err := t.Restore(l.Theta, l.Done); err != nil {
+			return 0, err
+		}
+	}
+	whole := int64(bytes.LastIndexByte(data, '\n') + 1)
+	if err := f.Truncate(whole); err != nil {
+		return 0, err
+	}
+	_, err = f.Seek(whole, io.SeekStart)
+	return l.NextK, err
 }
