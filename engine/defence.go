@@ -16,10 +16,9 @@ package engine
 // complete, so a node whose kept moves all lose searches the others too unless each
 // is refuted by the VCF found again (refutedByVCF): the node may then claim the loss.
 
-const (
-	defenceNodes = 20 // VCF node budget of the check
-	defenceDepth = 9  // plies of the VCF looked for (up to five fours)
-)
+// defenceDepth is how many plies of the VCF are looked for (up to five fours); the
+// node budget of the check is SearchParams.DefenceNodes.
+const defenceDepth = 9
 
 // defenceLine is a found opponent VCF: its points, -1 padded.
 type defenceLine [defenceDepth + 2]int16
@@ -34,7 +33,7 @@ func (s *searcher) opponentVCF(ply int) (line defenceLine, ok bool) {
 		return line, false
 	}
 	p.side = 3 - p.side
-	s.vcfStop = s.nodes + defenceNodes
+	s.vcfStop = s.nodes + uint64(s.par.DefenceNodes)
 	d := s.vcf(ply, defenceDepth)
 	p.side = 3 - p.side
 	if d <= 0 || s.stopped {
@@ -86,7 +85,7 @@ func (s *searcher) refutedByVCF(m, ply int) int {
 	p := &s.pos
 	s.nodes++
 	p.make(m)
-	s.vcfStop = s.nodes + defenceNodes
+	s.vcfStop = s.nodes + uint64(s.par.DefenceNodes)
 	d := s.vcf(ply+1, defenceDepth)
 	p.unmake()
 	return d

@@ -18,7 +18,8 @@ type scoredMove struct {
 	score int32
 }
 
-// Ordering bonuses for the mover's own threats and for blocking the opponent's.
+// Ordering bonuses for the mover's own threats and for blocking the opponent's (the
+// search reads them from its searchParams, where the three and four entries are tunable).
 var (
 	ownLevelScore = [numLevels]int32{
 		lvThree: 40_000, lvFour: 30_000, lvThreeThree: 400_000, lvFourThree: 600_000, lvFlex: 2_000_000, lvFive: 4_000_000,
@@ -77,7 +78,7 @@ func (s *searcher) genMoves(buf []scoredMove, prune bool, ply int, ttMove int) i
 					continue
 				}
 			}
-			sc := ownLevelScore[lm] + oppLevelScore[lo] + p.val[m][me][roleOwn] + p.val[m][op][roleWait] + hist[m]
+			sc := s.par.ownLevel[lm] + s.par.oppLevel[lo] + p.val[m][me][roleOwn] + p.val[m][op][roleWait] + hist[m]
 			switch m {
 			case ttMove:
 				sc += 1 << 28

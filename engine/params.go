@@ -44,6 +44,25 @@ type SearchParams struct {
 	// DefenceDepth is the least remaining depth at which a node checks the opponent's
 	// VCF (the in-tree defence; default 6).
 	DefenceDepth int
+	// DefenceNodes is the VCF node budget of that check and of the refutation of a
+	// move left out of the defences (default 20).
+	DefenceNodes int
+	// LMRDepth is the least remaining depth at which late moves are reduced
+	// (default 3).
+	LMRDepth int
+	// ThreeLMROffset is how many plies less a move that makes or blocks a three is
+	// reduced than a quiet move (default 1).
+	ThreeLMROffset int
+	// RazorDepth is the deepest remaining depth at which razoring applies (default 2).
+	RazorDepth int
+	// NullMoveDeepDepth is the remaining depth from which the null move is reduced one
+	// ply more (default 12).
+	NullMoveDeepDepth int
+	// OwnThreeScore, OwnFourScore, OppThreeScore and OppFourScore are the ordering
+	// bonuses of a point where the mover makes a three or a four, and where it blocks
+	// the opponent's (defaults 40,000, 30,000, 30,000 and 20,000; the bonuses of the
+	// bigger threats are fixed far above).
+	OwnThreeScore, OwnFourScore, OppThreeScore, OppFourScore int
 }
 
 // DefaultSearchParams returns the search settings the engine plays with: tuned together
@@ -55,6 +74,8 @@ func DefaultSearchParams() SearchParams {
 		LMRBase: 43, LMRDivisor: 135, LMRStart: 1,
 		LMPDepth: 5, LMPMoves: 2, LMPScale: 1,
 		IIRDepth: 5, DefenceDepth: 6,
+		DefenceNodes: 20, LMRDepth: 3, ThreeLMROffset: 1, RazorDepth: 2, NullMoveDeepDepth: 12,
+		OwnThreeScore: 40_000, OwnFourScore: 30_000, OppThreeScore: 30_000, OppFourScore: 20_000,
 	}
 }
 
@@ -71,6 +92,10 @@ var searchParamRanges = [...]SearchParamRange{
 	{"LMRBase", -200, 300}, {"LMRDivisor", 25, 1000}, {"LMRStart", 1, 30},
 	{"LMPDepth", 0, 12}, {"LMPMoves", 1, 100}, {"LMPScale", 0, 50},
 	{"IIRDepth", 2, 30}, {"DefenceDepth", 1, 30},
+	{"DefenceNodes", 1, 10_000}, {"LMRDepth", 2, 30}, {"ThreeLMROffset", 0, 10},
+	{"RazorDepth", 0, 10}, {"NullMoveDeepDepth", 1, 64},
+	{"OwnThreeScore", 0, 1_000_000}, {"OwnFourScore", 0, 1_000_000},
+	{"OppThreeScore", 0, 1_000_000}, {"OppFourScore", 0, 1_000_000},
 }
 
 // SearchParamRanges returns the names of the SearchParams fields, in declaration
@@ -90,6 +115,8 @@ func (p *SearchParams) fields() [len(searchParamRanges)]*int {
 		&p.LMRBase, &p.LMRDivisor, &p.LMRStart,
 		&p.LMPDepth, &p.LMPMoves, &p.LMPScale,
 		&p.IIRDepth, &p.DefenceDepth,
+		&p.DefenceNodes, &p.LMRDepth, &p.ThreeLMROffset, &p.RazorDepth, &p.NullMoveDeepDepth,
+		&p.OwnThreeScore, &p.OwnFourScore, &p.OppThreeScore, &p.OppFourScore,
 	}
 }
 
@@ -133,11 +160,17 @@ func (p SearchParams) clamped() SearchParams {
 type searchParams struct {
 	SearchParams
 	lmr [64][64]int8 // lmr[d][i]: the reduction of the i-th move at depth d before adjustments
+	// ownLevel and oppLevel are the ordering bonuses by the level a point has for the
+	// mover and for the opponent (ownLevelScore and oppLevelScore with the tunable
+	// entries set).
+	ownLevel, oppLevel [numLevels]int32
 }
 
 // newSearchParams resolves p (clamped into range).
 func newSearchParams(p SearchParams) *searchParams {
-	sp := &searchParams{SearchParams: p.clamped()}
+	sp := &searchParams{SearchParams: p.clamped(), ownLevel: ownLevelScore, oppLevel: oppLevelScore}
+	sp.ownLevel[lvThree], sp.ownLevel[lvFour] = int32(sp.OwnThreeScore), int32(sp.OwnFourScore)
+	sp.oppLevel[lvThree], sp.oppLevel[lvFour] = int32(sp.OppThreeScore), int32(sp.OppFourScore)
 	base, div := float64(sp.LMRBase)/100, float64(sp.LMRDivisor)/100
 	for d := 1; d < 64; d++ {
 		for i := 1; i < 64; i++ {
@@ -159,4 +192,6 @@ var plainParams = newSearchParams(SearchParams{
 	LMRBase: 50, LMRDivisor: 150, LMRStart: 3,
 	LMPDepth: 3, LMPMoves: 4, LMPScale: 4,
 	IIRDepth: 4, DefenceDepth: 3,
+	DefenceNodes: 20, LMRDepth: 3, ThreeLMROffset: 1, RazorDepth: 2, NullMoveDeepDepth: 12,
+	OwnThreeScore: 40_000, OwnFourScore: 30_000, OppThreeScore: 30_000, OppFourScore: 20_000,
 })

@@ -79,12 +79,21 @@ func TestSearchParamsUsed(t *testing.T) {
 	assert.Equal(t, ref.Nodes, same.Nodes)
 	assert.Equal(t, ref.Move, same.Move)
 
-	for _, name := range []string{"RFPMargin", "LMRDivisor", "LMPScale", "NullMoveReduction"} {
+	// Every setting is read: a changed value changes the search.
+	for _, r := range SearchParamRanges() {
 		p := DefaultSearchParams()
-		v, err := p.Get(name)
+		v, err := p.Get(r.Name)
 		require.NoError(t, err)
-		require.NoError(t, p.Set(name, v*2))
-		assert.NotEqual(t, ref.Nodes, search(&p).Nodes, name)
+		switch r.Name {
+		case "LMRStart":
+			v = 4 // the second move is never reduced by the table anyway
+		case "NullMoveDeepDepth":
+			v /= 2
+		default:
+			v *= 2
+		}
+		require.NoError(t, p.Set(r.Name, v))
+		assert.NotEqual(t, ref.Nodes, search(&p).Nodes, r.Name)
 	}
 }
 

@@ -314,10 +314,10 @@ func (s *searcher) search(alpha, beta Score, depth, ply, base int, pvNode bool) 
 			v = -s.search(-beta, -alpha, depth-1, ply+1, base+n, pvNode)
 		} else {
 			r := 0
-			if !s.cfg.noPrune && depth >= 3 && i >= s.par.LMRStart && quiet {
+			if !s.cfg.noPrune && depth >= s.par.LMRDepth && i >= s.par.LMRStart && quiet {
 				r = s.reduction(depth, i, pvNode, m, ply)
-			} else if !s.cfg.noThreeLMR && !s.cfg.noPrune && depth >= 3 && i >= s.par.LMRStart && p.lvl[m][me] < lvFour && p.lvl[m][1-me] < lvFourThree {
-				r = max(s.reduction(depth, i, pvNode, m, ply)-1, 0)
+			} else if !s.cfg.noThreeLMR && !s.cfg.noPrune && depth >= s.par.LMRDepth && i >= s.par.LMRStart && p.lvl[m][me] < lvFour && p.lvl[m][1-me] < lvFourThree {
+				r = max(s.reduction(depth, i, pvNode, m, ply)-s.par.ThreeLMROffset, 0)
 			}
 
 			v = -s.search(-alpha-1, -alpha, depth-1-r, ply+1, base+n, false)

@@ -76,14 +76,14 @@ func (s *searcher) prune(alpha, beta Score, depth, ply, base int) (Score, bool) 
 		if depth <= s.par.RFPDepth && ev-Score(s.par.RFPMargin*depth) >= beta {
 			return ev, true
 		}
-		if depth <= 2 && ev+Score(s.par.RazorMargin*depth) <= alpha &&
+		if depth <= s.par.RazorDepth && ev+Score(s.par.RazorMargin*depth) <= alpha &&
 			p.cnt[me][lvFour] == 0 && !p.threat(me) {
 			return ev, true
 		}
 	}
 	if !s.cfg.noNMP && depth >= s.par.NullMoveDepth && ev >= beta && !s.nullAt[ply] {
 		r := s.par.NullMoveReduction
-		if depth >= 12 {
+		if depth >= s.par.NullMoveDeepDepth {
 			r++
 		}
 		p.side = 3 - p.side
