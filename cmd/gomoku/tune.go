@@ -32,12 +32,27 @@ func runTune(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	rate := fs.Float64("rate", 4, "Adam step size in parameter units")
 	ridge := fs.Float64("ridge", 1e-9, "pull towards the initial tables (times the squared distance)")
 	scoreWeight := fs.Float64("score-weight", 0, "weight of a position's recorded search score in its target, 0..1 (0: the game result alone)")
+	scoreScale := fs.Float64("score-scale", 0, "scale of the scores' sigmoid, σ(score/scale) (0: the k fitted to the evaluation; for a teacher's values, its scale)")
+	label := fs.Bool("label", false, "copy the games of -data to -out with their positions valued by -teacher instead of fitting")
+	teacher := fs.String("teacher", "", "-label: the teacher, a Gomocup brain that takes INFO MAX_NODE and reports its value as Rapfi does")
+	teacherNodes := fs.Uint64("teacher-nodes", 20000, "-label: the teacher's nodes per position")
+	concurrency := fs.Int("concurrency", 1, "-label: teacher processes at once")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *out == "" {
 		return fmt.Errorf("%w: -out is required", errUsage)
+	}
+	if *label {
+		if *data == "" || *teacher == "" {
+			return fmt.Errorf("%w: -label needs -data and -teacher", errUsage)
+		}
+		if *teacherNodes == 0 || *concurrency < 1 {
+			return fmt.Errorf("%w: -teacher-nodes and -concurrency must be positive", errUsage)
+		}
+		return runTuneLabel(ctx, labelConfig{data: *data, out: *out, teacher: *teacher, nodes: *teacherNodes,
+			concurrency: *concurrency, quiet: *quiet}, stdout, stderr)
 	}
 	if *gen {
 		var rs []engine.Rule
@@ -53,6 +68,9 @@ func runTune(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	if *scoreWeight < 0 || *scoreWeight > 1 {
 		return fmt.Errorf("%w: -score-weight %g is not in 0..1", errUsage, *scoreWeight)
 	}
+	if *scoreScale < 0 {
+		return fmt.Errorf("%w: -score-scale %g is negative", errUsage, *scoreScale)
+	}
 	if *data == "" {
 		return fmt.Errorf("%w: fitting needs -data (or -gen to make it)", errUsage)
 	}
@@ -67,20 +85,15 @@ func runTune(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 		}
 	}
 	fc := tune.FitConfig{Iterations: *iters, Rate: *rate, Ridge: *ridge}
-	return runTuneFit(*data, *out, init, *seed, tune.TuneConfig{Fit: fc, ScoreWeight: *scoreWeight}, *quiet, stdout, stderr)
+	return runTuneFit(*data, *out, init, *seed, tune.TuneConfig{Fit: fc, ScoreWeight: *scoreWeight, ScoreScale: *scoreScale}, *quiet, stdout, stderr)
 }
 
 // runTuneFit fits the tables to a games file and writes them to out.
 func runTuneFit(data, out string, init *engine.EvalTables, seed uint64, tc tune.TuneConfig, quiet bool, stdout, stderr io.Writer) error {
 	fc := tc.Fit
-	f, err := os.Open(data)
+	games, err := readGamesFile(data)
 	if err != nil {
 		return err
-	}
-	games, err := tune.ReadGames(f)
-	f.Close()
-	if err != nil {
-		return fmt.Errorf("%s: %w", data, err)
 	}
 	newBar := func(n int, desc string) *progressbar.ProgressBar {
 		if quiet {
@@ -120,6 +133,9 @@ func runTuneFit(data, out string, init *engine.EvalTables, seed uint64, tc tune.
 	}
 	comments := []string{fmt.Sprintf("fitted by gomoku tune from %d self-play games (%s), seed %d, %d steps, rate %g, ridge %g, score weight %g",
 		len(games), filepath.Base(data), seed, iters, fc.Rate, fc.Ridge, tc.ScoreWeight)}
+	if tc.ScoreScale > 0 {
+		comments[0] += fmt.Sprintf(", score scale %g", tc.ScoreScale)
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "rule\tgames\ttrain positions\tscored\tvalid positions\tk\ttrain loss before\tafter\tvalid loss before\tafter\tstep kept\tchanged\t")
 	for _, rep := range reports {

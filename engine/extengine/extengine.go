@@ -58,6 +58,9 @@ type Config struct {
 	MoveTime time.Duration
 	// MaxMemory is sent as INFO max_memory in bytes (0: not sent).
 	MaxMemory int64
+	// Infos are further lines sent after the INFO lines of every START, such as
+	// "INFO MAX_NODE 20000" for a brain that takes a node limit (default: none).
+	Infos []string
 	// OnMessage, if set, receives the brain's MESSAGE lines.
 	OnMessage func(string)
 }
@@ -231,6 +234,7 @@ func (e *Engine) start(ctx context.Context, b *engine.Board) error {
 	if e.cfg.MaxMemory > 0 {
 		infos = append(infos, "INFO max_memory "+strconv.FormatInt(e.cfg.MaxMemory, 10))
 	}
+	infos = append(infos, e.cfg.Infos...)
 	for _, l := range infos {
 		if err := e.send(ctx, l); err != nil {
 			return err

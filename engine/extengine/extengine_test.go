@@ -193,3 +193,30 @@ done
 	require.NoError(t, err)
 	assert.Equal(t, engine.Point{X: 8, Y: 6}, res.Move, "Gomocup 8,8 with y from the top")
 }
+
+// TestInfosSentAfterStart checks that Config.Infos reach the brain after START,
+// after the standard INFO lines and before the move command.
+func TestInfosSentAfterStart(t *testing.T) {
+	logFile := filepath.Join(t.TempDir(), "log")
+	script := `#!/bin/sh
+while read -r line; do
+  echo "$line" >> ` + logFile + `
+  case "$line" in
+    START*) echo OK ;;
+    BEGIN*|TURN*|DONE*) echo 8,8 ;;
+  esac
+done
+`
+	path := filepath.Join(t.TempDir(), "pbrain-log")
+	require.NoError(t, os.WriteFile(path, []byte(script), 0o755))
+	e := New(Config{Path: path, Pause: -1, Infos: []string{"INFO MAX_NODE 777", "INFO SHOW_DETAIL 0"}})
+	defer e.Close()
+	b, _ := engine.NewBoard(15, engine.Freestyle)
+	_, err := e.Play(context.Background(), b, engine.Limits{Time: 100 * time.Millisecond}, nil)
+	require.NoError(t, err)
+	raw, err := os.ReadFile(logFile)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	require.Equal(t, []string{"START 15", "INFO rule 0", "INFO game_type 1", "INFO timeout_match 0",
+		"INFO MAX_NODE 777", "INFO SHOW_DETAIL 0", "INFO timeout_turn 100", "BEGIN"}, lines)
+}

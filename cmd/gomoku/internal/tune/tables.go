@@ -91,6 +91,10 @@ type TuneConfig struct {
 	// once, a result only what the rest of the game made of it, so the blend is a
 	// far less noisy target per position.
 	ScoreWeight float64
+	// ScoreScale, when above 0, is the scale of the scores' sigmoid in place of k:
+	// σ(score / ScoreScale) is the win rate a score stands for. For scores in
+	// another engine's units, such as a teacher's (Label). 0 (the default): k.
+	ScoreScale float64
 	// Progress, if set, is called after every fitting step of every rule.
 	Progress func(r engine.Rule, step int, loss float64)
 }
@@ -119,8 +123,12 @@ func Tune(data [3]RuleData, init *engine.EvalTables, cfg TuneConfig) (*engine.Ev
 			start[i] = float64(v)
 		}
 		rep.Scale = FitScale(d.Train, start)
-		train, scored := blendTargets(d.Train, rep.Scale, cfg.ScoreWeight)
-		valid, _ := blendTargets(d.Valid, rep.Scale, cfg.ScoreWeight)
+		scoreScale := rep.Scale
+		if cfg.ScoreScale > 0 {
+			scoreScale = cfg.ScoreScale
+		}
+		train, scored := blendTargets(d.Train, scoreScale, cfg.ScoreWeight)
+		valid, _ := blendTargets(d.Valid, scoreScale, cfg.ScoreWeight)
 		rep.Scored = scored
 		rep.TrainBefore, rep.ValidBefore = Loss(train, start, rep.Scale), Loss(valid, start, rep.Scale)
 		fc := cfg.Fit
