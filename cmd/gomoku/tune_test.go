@@ -58,6 +58,9 @@ func TestTuneBadInput(t *testing.T) {
 		{[]string{"tune", "-data", bad, "-out", filepath.Join(dir, "x")}, 1, "line 1"},
 		{[]string{"tune", "-gen", "-out", bad, "-games", "1"}, 1, "truncate the file"},
 		{[]string{"tune", "-data", bad, "-init", corrupt, "-out", filepath.Join(dir, "x")}, 1, "checksum"},
+		{[]string{"tune", "-label", "-data", bad, "-out", filepath.Join(dir, "x")}, 2, "-label needs -data and -teacher"},
+		{[]string{"tune", "-label", "-data", bad, "-teacher", "t", "-teacher-nodes", "0", "-out", filepath.Join(dir, "x")}, 2, "must be positive"},
+		{[]string{"tune", "-data", bad, "-score-scale", "-1", "-out", filepath.Join(dir, "x")}, 2, "-score-scale -1 is negative"},
 	} {
 		code, _, errs := runCmd(t, "", tc.args...)
 		require.Equal(t, tc.code, code, "%v: %s", tc.args, errs)
@@ -65,4 +68,50 @@ func TestTuneBadInput(t *testing.T) {
 	}
 	_, err := os.Stat(filepath.Join(dir, "x"))
 	require.ErrorIs(t, err, os.ErrNotExist, "nothing written on bad input")
+}
+
+// TestTuneLabel labels games with a teacher brain (a script that reports "Eval 7"),
+// resumes after the games already labelled, and refuses an output that holds other
+// games.
+func TestTuneLabel(t *testing.T) {
+	dir := t.TempDir()
+	teacher := filepath.Join(dir, "pbrain-teacher")
+	script := `#!/bin/sh
+while read -r line; do
+  case "$line" in
+    START*) echo OK ;;
+    DONE*|BEGIN*|TURN*) echo 'MESSAGE Depth 5-5 | Eval 7 | Time 1ms'; echo 0,0 ;;
+  esac
+done
+`
+	require.NoError(t, os.WriteFile(teacher, []byte(script), 0o755))
+	games := filepath.Join(dir, "games.txt")
+	require.NoError(t, os.WriteFile(games, []byte("freestyle 15 draw 3 h8i9g7h7g9g8f8 3,999990,5,6\nfreestyle 15 draw 3 h8i9g7h7g9 -4,8\n"), 0o644))
+	first := filepath.Join(dir, "first.txt")
+	require.NoError(t, os.WriteFile(first, []byte("freestyle 15 draw 3 h8i9g7h7g9 -4,8\n"), 0o644))
+
+	out := filepath.Join(dir, "labelled.txt")
+	label := func(data string) (int, string, string) {
+		return runCmd(t, "", "tune", "-label", "-data", data, "-teacher", teacher, "-teacher-nodes", "500", "-concurrency", "2", "-out", out, "-quiet")
+	}
+	code, stdout, errs := label(games)
+	require.Equal(t, 0, code, errs)
+	require.Contains(t, stdout, "2 games (5 positions valued by the teacher in this run)")
+	raw, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.Contains(t, string(raw), "freestyle 15 draw 3 h8i9g7h7g9g8f8 7,999990,7,7\nfreestyle 15 draw 3 h8i9g7h7g9 7,7\n")
+
+	code, stdout, errs = label(games)
+	require.Equal(t, 0, code, errs)
+	require.Contains(t, stdout, "(0 positions valued")
+
+	code, _, errs = label(first)
+	require.Equal(t, 1, code)
+	require.Contains(t, errs, "more than the 1")
+	require.NoError(t, os.Remove(out))
+	code, _, errs = label(first)
+	require.Equal(t, 0, code, errs)
+	code, _, errs = label(games)
+	require.Equal(t, 1, code)
+	require.Contains(t, errs, "game 1 is not game 1")
 }
