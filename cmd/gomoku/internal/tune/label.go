@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gomoku-arena/gomoku/engine"
@@ -24,10 +23,6 @@ type Teacher interface {
 	// units; a win in n plies is 1000000 − n, a loss in n plies −(1000000 − n).
 	Value(ctx context.Context, b *engine.Board) (int32, error)
 }
-
-// mateScore is the dataset's magnitude of a win or loss now (a win in n plies is
-// mateScore − n).
-const mateScore = 1_000_000
 
 // Label returns g with the score of every position after the opening replaced by the
 // teacher's value, except where g's own score is a proven win or loss, which is kept
@@ -74,8 +69,9 @@ var ErrNoTeacherValue = errors.New("tune: the teacher reported no value")
 // ("INFO MAX_NODE n"). The value is that of the last such line before the brain's
 // move, in the brain's units (Rapfi's win rate is σ(value / its scaling factor)).
 type BrainTeacher struct {
-	eng     *extengine.Engine
-	mu      sync.Mutex
+	eng *extengine.Engine
+	// The last value reported; set by the brain's MESSAGE lines, which extengine
+	// passes on from within Play, on the caller's goroutine.
 	last    int32
 	haveVal bool
 }
@@ -98,22 +94,16 @@ func NewBrainTeacher(path string, nodes uint64) *BrainTeacher {
 
 func (t *BrainTeacher) message(s string) {
 	if v, ok := ParseTeacherValue(s); ok {
-		t.mu.Lock()
 		t.last, t.haveVal = v, true
-		t.mu.Unlock()
 	}
 }
 
 // Value implements Teacher.
 func (t *BrainTeacher) Value(ctx context.Context, b *engine.Board) (int32, error) {
-	t.mu.Lock()
 	t.haveVal = false
-	t.mu.Unlock()
 	if _, err := t.eng.Play(ctx, b, engine.Limits{}, nil); err != nil {
 		return 0, err
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	if !t.haveVal {
 		return 0, ErrNoTeacherValue
 	}
@@ -142,7 +132,7 @@ func ParseTeacherValue(msg string) (int32, bool) {
 			rest, sign = rest[2:], -1
 		default:
 			v, err := strconv.ParseInt(rest, 10, 32)
-			if err != nil || v <= -mateScore/2 || v >= mateScore/2 {
+			if err != nil || engine.Score(v).IsMate() { // a plain value, not a win or loss
 				return 0, false
 			}
 			return int32(v), true
@@ -151,7 +141,7 @@ func ParseTeacherValue(msg string) (int32, bool) {
 		if err != nil || n < 0 || n > 1000 {
 			return 0, false
 		}
-		return sign * int32(mateScore-n), true
+		return sign * int32(engine.MateScore-engine.Score(n)), true
 	}
 	return 0, false
 }
