@@ -89,8 +89,8 @@ const (
 
 const (
 	// depthFirstVCTDepth is the depth of the depth-first VCT: it proves the short
-	// sequences cheapest (its VCF at every attacker node), and its cost grows fast
-	// with depth.
+	// sequences cheapest (the attacker's fours first at every node), and its cost
+	// grows fast with depth.
 	depthFirstVCTDepth = 15
 	// proofVCTDepth is the depth of the proof-number VCT: it follows long sequences of
 	// single-reply threats at little cost, so it looks much further.

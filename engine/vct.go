@@ -4,7 +4,9 @@ package engine
 // attacker plays fours and moves that make an open three (or better); after a three
 // the defender may play any point where the attacker would make a four (this blocks
 // every open three, and every four-in-waiting) or a four of its own; all of them must
-// lose. The attacker tries a VCF first at each of its nodes.
+// lose. The attacker's fours come first in its move order, so a VCF is the first line
+// tried; a separate VCF search at every attacker node (up to 300 nodes each) cost more
+// than it found (docs/engine.md, "VCF / VCT").
 
 // The rules that decide a VCT node before any of its moves is tried, shared by the
 // depth-first VCT (here) and the proof-number VCT (dfpn.go), so that both search the
@@ -128,16 +130,10 @@ var vctThreatScore = [numLevels]int32{
 const counterFourScore = 1_000_000
 
 // vctAttackMoves tries the attacker's moves at a node that the quick checks and the
-// table did not decide: the forced block when there is one, else a VCF and then every
-// threat.
+// table did not decide: the forced block when there is one, else every threat.
 func (s *searcher) vctAttackMoves(ply, depth, base, forced int) int {
 	if forced >= 0 {
 		return s.vctPlay(forced, ply, depth, base)
-	}
-	s.vcfStop = min(s.nodes+300, s.vctStop)
-	if d := s.vcf(ply, depth); d > 0 {
-		s.vctMove[ply] = s.vcfLine[ply]
-		return d
 	}
 	buf := s.moves[base:]
 	n := s.vctThreats(buf)

@@ -101,3 +101,19 @@ func TestVCTOrderSameWinsFewerNodes(t *testing.T) {
 	assert.Less(t, nSolver, nSearch*3/4, "the solver's order saves at least a quarter of the nodes")
 	t.Logf("nodes with the solver's order %d, with the search's order %d", nSolver, nSearch)
 }
+
+// TestVCTSolverNodes pins the depth-first VCT's cost on the first twelve positions of
+// the games lost to AIWine: every win found, in fewer than 120,000 nodes in all (100,081
+// without a separate VCF search at the attacker's nodes; 176,476 with one, which
+// docs/engine.md, "VCF / VCT", measures against).
+func TestVCTSolverNodes(t *testing.T) {
+	e := New(Options{HashMiB: 1})
+	var nodes uint64
+	for i, bd := range lostVCTBoards(t)[:12] {
+		fw, ok := e.Solve(context.Background(), bd, 300_000, true)
+		require.True(t, ok, "position %d", i+1)
+		nodes += fw.Nodes
+	}
+	assert.Less(t, nodes, uint64(120_000))
+	t.Logf("nodes %d", nodes)
+}
