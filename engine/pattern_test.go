@@ -117,3 +117,13 @@ func TestCombinedLevels(t *testing.T) {
 		assert.NotEqual(t, lvForbidden, got, "white %v", pats)
 	}
 }
+
+// TestPrepare: Prepare builds a rule's pattern table and the evaluation tables (run
+// alone, nothing else has built them), and ignores a rule that does not exist.
+func TestPrepare(t *testing.T) {
+	Prepare(Renju)
+	assert.NotNil(t, patternTables[Renju])
+	assert.NotNil(t, shippedTables)
+	assert.NotNil(t, handTables)
+	assert.NotPanics(t, func() { Prepare(Rule(7)) })
+}

@@ -22,6 +22,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gomoku-arena/gomoku/engine"
 	"github.com/gomoku-arena/gomoku/server"
 )
 
@@ -76,6 +77,13 @@ func serve(ctx context.Context, cfg server.Config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	// The engine's one-time tables, built now rather than on the first AI move of
+	// each rule (tens of milliseconds each).
+	go func() {
+		for _, r := range []engine.Rule{engine.Freestyle, engine.Standard, engine.Renju} {
+			engine.Prepare(r)
+		}
+	}()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	select {

@@ -126,6 +126,7 @@ func (b *Brain) newGame(size int) error {
 	b.size, b.board = size, bd
 	b.player = b.cfg.NewPlayer(b.maxMemory)
 	b.inBoard = false
+	engine.Prepare(b.rule) // the tables' one-time build, off the first move's clock
 	return nil
 }
 
@@ -279,6 +280,7 @@ func (b *Brain) info(key, value string) {
 			if !ok {
 				b.reply("MESSAGE rule %d: only exact-five (1) and renju (4) bits are supported; playing %s", n, r)
 			}
+			engine.Prepare(r)
 			if b.board != nil && b.board.Ply() == 0 && r != b.rule {
 				b.rule = r
 				bd, _ := engine.NewBoard(b.size, r)
