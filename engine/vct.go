@@ -4,9 +4,10 @@ package engine
 // attacker plays fours and moves that make an open three (or better); after a three
 // the defender may play any point where the attacker would make a four (this blocks
 // every open three, and every four-in-waiting) or a four of its own; all of them must
-// lose. The attacker's fours come first in its move order, so a VCF is the first line
-// tried; a separate VCF search at every attacker node (up to 300 nodes each) cost more
-// than it found (docs/engine.md, "VCF / VCT").
+// lose. The attacker's double threats and fours come before its threes in its move
+// order, so the lines of fours are followed early; a separate VCF search at every
+// attacker node (up to 300 nodes each) cost more than it found (docs/engine.md,
+// "VCF / VCT").
 
 // The rules that decide a VCT node before any of its moves is tried, shared by the
 // depth-first VCT (here) and the proof-number VCT (dfpn.go), so that both search the
