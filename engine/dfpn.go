@@ -79,7 +79,7 @@ type vctSolver uint8
 const (
 	// vctDepthFirst runs only the depth-first VCT, on the whole budget (the default).
 	vctDepthFirst vctSolver = iota
-	// vctBoth runs the depth-first VCT to depthFirstVCTDepth, then, when it has
+	// vctBoth runs the depth-first VCT (vctDeepening), then, when it has
 	// searched every threat to that depth without a win before the budget is spent,
 	// the proof-number VCT to proofVCTDepth on what is left (Options.LongVCT).
 	vctBoth
@@ -88,9 +88,10 @@ const (
 )
 
 const (
-	// depthFirstVCTDepth is the depth of the depth-first VCT: it proves the short
-	// sequences cheapest (the attacker's fours first at every node), and its cost
-	// grows fast with depth.
+	// depthFirstVCTDepth is the depth of the depth-first VCT's first pass (vct.go's
+	// vctDeepening goes on two and four plies deeper): it proves the short sequences
+	// cheapest (the attacker's fours first at every node), and its cost grows fast
+	// with depth.
 	depthFirstVCTDepth = 15
 	// proofVCTDepth is the depth of the proof-number VCT: it follows long sequences of
 	// single-reply threats at little cost, so it looks much further.
@@ -103,11 +104,11 @@ const (
 func (s *searcher) vctSolve(base int) int {
 	switch s.cfg.vctSolver {
 	case vctDepthFirst:
-		return s.vctAttack(0, depthFirstVCTDepth, base)
+		return s.vctDeepening(base)
 	case vctProofNumber:
 		return s.vctProve(proofVCTDepth, base)
 	}
-	if d := s.vctAttack(0, depthFirstVCTDepth, base); d > 0 || s.stopped {
+	if d := s.vctDeepening(base); d > 0 || s.stopped {
 		return d
 	}
 	return s.vctProve(proofVCTDepth, base)

@@ -315,7 +315,7 @@ func (s *searcher) rootTactics() bool {
 	}
 	if !s.cfg.noVCT && !s.stopped {
 		s.vctStop = s.nodes + s.tacticsNodes
-		if d := s.vctAttack(0, depthFirstVCTDepth, 0); d > 0 && !s.stopped {
+		if d := s.vctDeepening(0); d > 0 && !s.stopped {
 			return win(int(s.vctMove[0]), d, s.vctMove[:1])
 		}
 	}

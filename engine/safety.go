@@ -82,5 +82,5 @@ func (s *searcher) refuted(m int, nodes uint64) bool {
 		return false
 	}
 	s.vctStop = stop
-	return s.vctAttack(0, depthFirstVCTDepth, 0) > 0 && !s.stopped
+	return s.vctDeepening(0) > 0 && !s.stopped
 }

@@ -280,3 +280,16 @@ func (s *searcher) vctDefenceMoves(buf []scoredMove) int {
 	}
 	return n
 }
+
+// vctDeepening runs the depth-first VCT to depthFirstVCTDepth and, while it finds no
+// win and has budget left, two and four plies deeper (the table keeps the wins and
+// the positions proved empty at the shallower depth); it returns the plies to the
+// five (0: none) with the first move in s.vctMove[0]. base indexes the free move stack.
+func (s *searcher) vctDeepening(base int) int {
+	for depth := depthFirstVCTDepth; depth <= depthFirstVCTDepth+4; depth += 2 {
+		if d := s.vctAttack(0, depth, base); d > 0 || s.stopped || s.nodes >= s.vctStop {
+			return d
+		}
+	}
+	return 0
+}
