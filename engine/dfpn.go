@@ -80,7 +80,7 @@ const (
 	// vctDepthFirst runs only the depth-first VCT, on the whole budget (the default).
 	vctDepthFirst vctSolver = iota
 	// vctBoth runs the depth-first VCT (vctDeepening), then, when it has
-	// searched every threat to that depth without a win before the budget is spent,
+	// searched every threat to its last depth without a win before the budget is spent,
 	// the proof-number VCT to proofVCTDepth on what is left (Options.LongVCT).
 	vctBoth
 	// vctProofNumber runs only the proof-number VCT, on the whole budget.

@@ -96,7 +96,7 @@ var (
 // move. A Gomocup brain calls it when a game or rule is set, before the manager's
 // clock runs.
 func Prepare(r Rule) {
-	if r < Freestyle || r > Renju {
+	if r > Renju {
 		return
 	}
 	patternsFor(r)

@@ -16,6 +16,9 @@ const (
 	Renju
 )
 
+// Rules returns every supported rule set, in the order of their values (a new slice).
+func Rules() []Rule { return []Rule{Freestyle, Standard, Renju} }
+
 // ErrBadRule is returned by ParseRule for an unknown rule name.
 var ErrBadRule = errors.New("engine: unknown rule (want freestyle, standard or renju)")
 

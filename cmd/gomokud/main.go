@@ -80,7 +80,7 @@ func serve(ctx context.Context, cfg server.Config, log *slog.Logger) error {
 	// The engine's one-time tables, built now rather than on the first AI move of
 	// each rule (tens of milliseconds each).
 	go func() {
-		for _, r := range []engine.Rule{engine.Freestyle, engine.Standard, engine.Renju} {
+		for _, r := range engine.Rules() {
 			engine.Prepare(r)
 		}
 	}()

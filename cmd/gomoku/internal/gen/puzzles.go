@@ -48,7 +48,7 @@ func genPuzzles(f *os.File) error {
 		}
 	}
 	g.constructed()
-	rules := []engine.Rule{engine.Freestyle, engine.Standard, engine.Renju}
+	rules := engine.Rules()
 	start := time.Now()
 	for game := 0; game < 20000 && !g.full() && time.Since(start) < *genBudget; game++ {
 		g.randomGame(rules[game%3])

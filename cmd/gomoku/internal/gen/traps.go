@@ -184,7 +184,7 @@ func (g *generator) overlineTrap(block bool) {
 // a double open three (a VCT win: the defender stops one three, the other becomes an
 // open four); a few random stones of both colours are added nearby as noise.
 func (g *generator) vctConstruct() {
-	rules := []engine.Rule{engine.Freestyle, engine.Standard, engine.Renju}
+	rules := engine.Rules()
 	rule := rules[g.r.IntN(3)]
 	me := engine.Black
 	if rule == engine.Renju || g.r.IntN(2) == 0 {

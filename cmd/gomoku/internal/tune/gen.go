@@ -22,7 +22,7 @@ type GenConfig struct {
 
 func (c *GenConfig) defaults() {
 	if len(c.Rules) == 0 {
-		c.Rules = []engine.Rule{engine.Freestyle, engine.Standard, engine.Renju}
+		c.Rules = engine.Rules()
 	}
 	if c.Size == 0 {
 		c.Size = 15
