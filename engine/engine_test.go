@@ -101,8 +101,23 @@ func TestCancel(t *testing.T) {
 	e := New(Options{HashMiB: 4})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan Result, 1)
-	go func() { done <- e.Search(ctx, b, Limits{}, nil) }()
+	// Cancel once an iteration has completed (the root tactics before it take a
+	// budget of nodes, far longer under -race than the 300 ms waited at least).
+	iterated := make(chan struct{})
+	var once sync.Once
+	go func() {
+		done <- e.Search(ctx, b, Limits{}, func(in Info) {
+			if in.Depth >= 1 {
+				once.Do(func() { close(iterated) })
+			}
+		})
+	}()
 	time.Sleep(300 * time.Millisecond)
+	select {
+	case <-iterated:
+	case <-time.After(60 * time.Second):
+		t.Fatal("no iteration completed")
+	}
 	cancel()
 	start := time.Now()
 	select {
