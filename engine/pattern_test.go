@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -118,12 +120,24 @@ func TestCombinedLevels(t *testing.T) {
 	}
 }
 
-// TestPrepare: Prepare builds a rule's pattern table and the evaluation tables (run
-// alone, nothing else has built them), and ignores a rule that does not exist.
+// TestPrepare: Prepare builds a rule's pattern table and the evaluation tables, and
+// ignores a rule that does not exist. Other tests of the package build the tables too,
+// so the check runs in a fresh process of this test binary, where nothing has yet.
 func TestPrepare(t *testing.T) {
-	Prepare(Renju)
-	assert.NotNil(t, patternTables[Renju])
-	assert.NotNil(t, shippedTables)
-	assert.NotNil(t, handTables)
-	assert.NotPanics(t, func() { Prepare(Rule(7)) })
+	if os.Getenv("ENGINE_PREPARE_CHILD") == "1" {
+		require.Nil(t, patternTables[Renju], "built before Prepare")
+		require.Nil(t, shippedTables, "built before Prepare")
+		require.Nil(t, handTables, "built before Prepare")
+		Prepare(Renju)
+		assert.NotNil(t, patternTables[Renju])
+		assert.Nil(t, patternTables[Freestyle], "only the rule asked for")
+		assert.NotNil(t, shippedTables)
+		assert.NotNil(t, handTables)
+		assert.NotPanics(t, func() { Prepare(Rule(7)) })
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestPrepare$", "-test.count", "1")
+	cmd.Env = append(os.Environ(), "ENGINE_PREPARE_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
 }

@@ -51,7 +51,7 @@ func genPuzzles(f *os.File) error {
 	rules := engine.Rules()
 	start := time.Now()
 	for game := 0; game < 20000 && !g.full() && time.Since(start) < *genBudget; game++ {
-		g.randomGame(rules[game%3])
+		g.randomGame(rules[game%len(rules)])
 		if game%5 == 0 {
 			fmt.Fprintf(os.Stderr, "%v game %d: %v vcf %v\n", time.Since(start).Round(time.Second), game, g.counts, g.vcfN)
 		}

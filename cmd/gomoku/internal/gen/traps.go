@@ -185,7 +185,7 @@ func (g *generator) overlineTrap(block bool) {
 // open four); a few random stones of both colours are added nearby as noise.
 func (g *generator) vctConstruct() {
 	rules := engine.Rules()
-	rule := rules[g.r.IntN(3)]
+	rule := rules[g.r.IntN(len(rules))]
 	me := engine.Black
 	if rule == engine.Renju || g.r.IntN(2) == 0 {
 		me = engine.White // black's double three is forbidden under renju
